@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                 build skmemcg.ko against KDIR
+# make C=2             the same, with sparse on every file
+# make checkpatch      scripts/checkpatch.pl --strict on our sources
+# make kunit           KUnit suites in UML
+# make test            everything the README's test command runs
+# make demo            the README's demo in the VM
+#
+# KDIR defaults to the running kernel's build tree, else the newest installed
+# Debian linux-headers-*-amd64.
+
+KDIR ?= $(shell scripts/kdir.sh)
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers found: run scripts/setup.sh or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	@test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+checkpatch:
+	scripts/checkpatch.sh
+
+kunit:
+	scripts/kunit.sh
+
+test:
+	scripts/test.sh
+
+demo:
+	scripts/demo.sh
+
+.PHONY: all modules clean checkpatch kunit test demo

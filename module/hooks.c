@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hook framework: a table of kernel functions replaced through ftrace.
+ *
+ * Each hook is an IPMODIFY ftrace_ops filtered on one function. Its callback
+ * rewrites the return address of the ftrace trampoline so that the call lands
+ * in our replacement instead; the replacement calls the original through a
+ * pointer to its real entry (never entry + offset, which IBT forbids). That
+ * second call passes through the same ftrace site, and the callback lets it
+ * through because its caller is this module (the livepatch-style recursion
+ * check). The callback itself runs under ftrace's recursion protection
+ * (FTRACE_OPS_FL_RECURSION).
+ *
+ * Lifecycle, as kernel/livepatch/patch.c does it:
+ * - resolve every symbol first; if any is missing, log one line naming all
+ *   of them and install nothing;
+ * - register hooks one by one; if one fails, unregister those already done;
+ * - on removal, unregister all, then wait until no task can be inside our
+ *   code: RCU-tasks for the trampoline and the first instructions of a
+ *   replacement, SRCU for tasks sleeping in an original called from a
+ *   replacement, RCU-tasks again for the last instructions after it.
+ *
+ * FTRACE_OPS_FL_PERMANENT makes "sysctl kernel.ftrace_enabled=0" fail while
+ * the hooks are in, instead of silently turning every policy off.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/rcupdate_wait.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+
+#include "hooks.h"
+#include "knobs.h"
+#include "ksym.h"
+
+DEFINE_SRCU(skm_hook_srcu);
+
+static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	struct skm_hook *hook = container_of(ops, struct skm_hook, ops);
+
+	if (!static_branch_likely(&skm_enabled_key))
+		return;
+	/* The replacement calling the original: let it run. */
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+	ftrace_instruction_pointer_set(fregs, (unsigned long)hook->replacement);
+}
+
+static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
+{
+	char missing[256] = "";
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct skm_hook *hook = &hooks[i];
+
+		hook->addr = skm_ksym_lookup(hook->name);
+		if (hook->addr && skm_ksym_callable(hook->addr))
+			continue;
+		len += scnprintf(missing + len, sizeof(missing) - len, "%s%s%s",
+				 len ? ", " : "", hook->name,
+				 hook->addr ? " (no ENDBR)" : "");
+	}
+	if (len) {
+		pr_err("kernel %s lacks functions skmemcg hooks: %s; not loading\n",
+		       init_utsname()->release, missing);
+		return -ENOENT;
+	}
+	for (i = 0; i < nr; i++)
+		*(unsigned long *)hooks[i].orig = hooks[i].addr;
+	return 0;
+}
+
+static int skm_hook_register(struct skm_hook *hook)
+{
+	int ret;
+
+	hook->ops.func = skm_hook_redirect;
+	hook->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+			  FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_PERMANENT;
+
+	if (skm_test_fail_install && !strcmp(hook->name, skm_test_fail_install))
+		return -EIO;
+
+	ret = ftrace_set_filter_ip(&hook->ops, hook->addr, 0, 0);
+	if (ret)
+		return ret;
+	ret = register_ftrace_function(&hook->ops);
+	if (ret) {
+		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
+		return ret;
+	}
+	hook->installed = true;
+	return 0;
+}
+
+/**
+ * skm_hooks_install() - resolve and install a table of hooks, all or nothing
+ * @hooks: the table
+ * @nr: its length
+ *
+ * Return: 0 with every hook installed, or an error with none installed and
+ * one line in the log naming what failed.
+ */
+int skm_hooks_install(struct skm_hook *hooks, unsigned int nr)
+{
+	unsigned int i;
+	int ret;
+
+	ret = skm_hooks_resolve(hooks, nr);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < nr; i++) {
+		ret = skm_hook_register(&hooks[i]);
+		if (ret) {
+			pr_err("cannot hook %s: %d%s; not loading\n", hooks[i].name,
+			       ret, ret == -EBUSY ?
+			       " (another ftrace IPMODIFY user, such as a livepatch, owns it)" :
+			       "");
+			skm_hooks_remove(hooks, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * skm_hooks_remove() - uninstall hooks and wait until none can still run
+ * @hooks: the table
+ * @nr: how many entries, from the first, may be installed
+ *
+ * On return no task is inside a replacement, the trampoline, or an original
+ * called from a replacement, so the module text may go away.
+ */
+void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct skm_hook *hook = &hooks[i];
+
+		if (!hook->installed)
+			continue;
+		WARN_ON_ONCE(unregister_ftrace_function(&hook->ops));
+		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
+		hook->installed = false;
+	}
+	synchronize_rcu_tasks();
+	synchronize_srcu(&skm_hook_srcu);
+	synchronize_rcu_tasks();
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SKMEMCG_KNOBS_H
+#define _SKMEMCG_KNOBS_H
+
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+extern bool skm_enabled;
+extern bool skm_instrument;
+extern char *skm_test_missing_symbol;
+extern char *skm_test_fail_install;
+
+DECLARE_STATIC_KEY_TRUE(skm_enabled_key);
+DECLARE_STATIC_KEY_FALSE(skm_instrument_key);
+
+void skm_knobs_go_live(void);
+
+#endif /* _SKMEMCG_KNOBS_H */

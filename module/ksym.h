@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SKMEMCG_KSYM_H
+#define _SKMEMCG_KSYM_H
+
+int skm_ksym_init(void);
+unsigned long skm_ksym_lookup(const char *name);
+bool skm_ksym_callable(unsigned long addr);
+
+#endif /* _SKMEMCG_KSYM_H */

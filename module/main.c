@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * skmemcg: memory-pressure policies for cgroup v2 sockets and reclaim,
+ * for stock distribution kernels, as a module.
+ *
+ * Load order: check the kernel, find kallsyms, apply the knobs given at load,
+ * install the hooks (all or nothing), then publish debugfs. Unload reverses
+ * it and returns only when no task can still run our code.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/utsname.h>
+
+#include "compat.h"
+#include "debugfs.h"
+#include "hooks.h"
+#include "knobs.h"
+#include "ksym.h"
+#include "sock_hooks.h"
+
+static struct skm_hook skm_hooks[] = {
+	SKM_HOOK("__sk_mem_raise_allocated", skm_sk_mem_raise_allocated,
+		 &skm_orig_sk_mem_raise_allocated),
+	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
+		 &skm_orig_sk_mem_reduce_allocated),
+};
+
+static int __init skmemcg_init(void)
+{
+	int ret;
+
+#ifndef SKM_KERNEL_FAMILY
+	pr_err("kernel %s is not supported (supported: %s); not loading\n",
+	       init_utsname()->release, SKM_KERNELS_SUPPORTED);
+	return -EOPNOTSUPP;
+#endif
+	ret = skm_ksym_init();
+	if (ret)
+		return ret;
+
+	skm_knobs_go_live();
+
+	ret = skm_hooks_install(skm_hooks, ARRAY_SIZE(skm_hooks));
+	if (ret)
+		return ret;
+
+	skm_debugfs_init(ARRAY_SIZE(skm_hooks));
+	pr_info("loaded on %s: %zu hooks, enabled=%d\n", init_utsname()->release,
+		ARRAY_SIZE(skm_hooks), READ_ONCE(skm_enabled));
+	return 0;
+}
+module_init(skmemcg_init);
+
+static void __exit skmemcg_exit(void)
+{
+	skm_debugfs_exit();
+	skm_hooks_remove(skm_hooks, ARRAY_SIZE(skm_hooks));
+	pr_info("unloaded\n");
+}
+module_exit(skmemcg_exit);
+
+MODULE_AUTHOR("skmemcg developers");
+MODULE_DESCRIPTION("Memory-pressure policies for cgroup v2 sockets and reclaim");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SKMEMCG_VERSION);

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU event counters. Writers increment their own CPU's slot with no
+ * atomic shared across CPUs; readers sum, which is enough for statistics.
+ */
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+
+#include "stats.h"
+
+DEFINE_PER_CPU(struct skm_stats, skm_stats);
+
+static const char * const skm_stat_names[] = {
+	[SKM_STAT_RAISE_CALLS]	= "raise_calls",
+	[SKM_STAT_REDUCE_CALLS]	= "reduce_calls",
+};
+
+const char *skm_stat_name(enum skm_stat stat)
+{
+	BUILD_BUG_ON(ARRAY_SIZE(skm_stat_names) != SKM_STAT_NR);
+	return skm_stat_names[stat];
+}
+
+unsigned long skm_stat_sum(enum skm_stat stat)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(skm_stats.count[stat], cpu);
+	return sum;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SKMEMCG_STATS_H
+#define _SKMEMCG_STATS_H
+
+#include <linux/percpu.h>
+
+#include "knobs.h"
+
+/* Event counters, summed over CPUs when the "stats" file is read. */
+enum skm_stat {
+	SKM_STAT_RAISE_CALLS,
+	SKM_STAT_REDUCE_CALLS,
+	SKM_STAT_NR,
+};
+
+struct skm_stats {
+	unsigned long count[SKM_STAT_NR];
+};
+
+DECLARE_PER_CPU(struct skm_stats, skm_stats);
+
+static __always_inline void skm_stat_inc(enum skm_stat stat)
+{
+	this_cpu_inc(skm_stats.count[stat]);
+}
+
+/* Counted only while the "instrument" knob is on. */
+static __always_inline void skm_stat_inc_instrumented(enum skm_stat stat)
+{
+	if (static_branch_unlikely(&skm_instrument_key))
+		skm_stat_inc(stat);
+}
+
+const char *skm_stat_name(enum skm_stat stat);
+unsigned long skm_stat_sum(enum skm_stat stat);
+
+#endif /* _SKMEMCG_STATS_H */
