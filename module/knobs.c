@@ -93,13 +93,14 @@ MODULE_PARM_DESC(instrument,
 		 "Count calls of each hooked function in debugfs stats (bool, default N)");
 
 /*
- * Test only: pretend this kernel symbol cannot be resolved, to prove that a
- * missing symbol makes the load fail cleanly. Load time only, no sysfs file.
+ * Test only: pretend these kernel symbols (comma-separated) cannot be
+ * resolved, to prove that a missing symbol makes the load fail cleanly. Load
+ * time only, no sysfs file.
  */
 char *skm_test_missing_symbol;
 module_param_named(test_missing_symbol, skm_test_missing_symbol, charp, 0);
 MODULE_PARM_DESC(test_missing_symbol,
-		 "Test only: treat this symbol as missing at load (string)");
+		 "Test only: treat these symbols as missing at load (comma-separated names)");
 
 /*
  * Test only: make installing the hook of this symbol fail after the hooks

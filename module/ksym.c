@@ -23,6 +23,7 @@
 
 #include "ksym.h"
 #include "knobs.h"
+#include "parse.h"
 
 typedef unsigned long (*skm_kallsyms_lookup_name_t)(const char *name);
 static skm_kallsyms_lookup_name_t skm_kallsyms_lookup_name __ro_after_init;
@@ -62,11 +63,11 @@ int __init skm_ksym_init(void)
  * skm_ksym_lookup() - address of a kernel symbol, or 0
  * @name: symbol name
  *
- * The test-only parameter test_missing_symbol makes one name unresolvable.
+ * The names in the test-only parameter test_missing_symbol do not resolve.
  */
 unsigned long skm_ksym_lookup(const char *name)
 {
-	if (skm_test_missing_symbol && !strcmp(name, skm_test_missing_symbol))
+	if (skm_list_has(skm_test_missing_symbol, name))
 		return 0;
 	return skm_kallsyms_lookup_name(name);
 }

@@ -74,3 +74,22 @@ int skm_parse_uint_range(const char *buf, unsigned int min, unsigned int max,
 	*val = v;
 	return 0;
 }
+
+/**
+ * skm_list_has() - is @name one of the comma-separated words of @list?
+ * @list: NUL-terminated, e.g. "a,b,c"; NULL is the empty list
+ * @name: the word to find, compared whole and case-sensitively
+ */
+bool skm_list_has(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	while (list && *list) {
+		const char *end = strchrnul(list, ',');
+
+		if (end - list == len && !strncmp(list, name, len))
+			return true;
+		list = *end ? end + 1 : NULL;
+	}
+	return false;
+}

@@ -12,5 +12,6 @@
 int skm_parse_bool(const char *buf, bool *val);
 int skm_parse_uint_range(const char *buf, unsigned int min, unsigned int max,
 			 unsigned int *val);
+bool skm_list_has(const char *list, const char *name);
 
 #endif /* _SKMEMCG_PARSE_H */

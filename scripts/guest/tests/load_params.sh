@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# Parameters given to modprobe take effect and read back through both the
+# parameter files and debugfs.
+. /tests/lib.sh
+
+load enabled=0 instrument=1
+expect_eq "enabled (param)" "$(cat $PAR/enabled)" N
+expect_eq "enabled (debugfs)" "$(cat $DBG/enabled)" N
+expect_eq "instrument (param)" "$(cat $PAR/instrument)" Y
+expect_eq "instrument (debugfs)" "$(cat $DBG/instrument)" Y
+expect_eq "hooks_installed" "$(skm_stat hooks_installed)" 2
+dmesg | grep -q "skmemcg: loaded on .*: 2 hooks, enabled=0" ||
+	fail "no load line in dmesg"
+unload
+
+load
+expect_eq "enabled default" "$(cat $PAR/enabled)" Y
+expect_eq "instrument default" "$(cat $PAR/instrument)" N
+unload
+
+# A bad value on the command line fails the load.
+modprobe skmemcg enabled=maybe 2>/dev/null && fail "enabled=maybe loaded"
+lsmod | grep -q '^skmemcg ' && fail "module left loaded after a bad parameter"
+exit 0

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * skm-tcp: move bytes over loopback TCP between a sender and a receiver in
+ * one process, and report the throughput.
+ *
+ *   skm-tcp [-b MiB] [-c conns]
+ *
+ * Each connection sends MiB mebibytes (default 16) from a sender thread to a
+ * receiver thread that reads everything. Prints "bytes=N seconds=S MiBps=R".
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long bytes_per_conn = 16LL << 20;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void *receiver(void *arg)
+{
+	int fd = (int)(long)arg;
+	static __thread char buf[65536];
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (n < 0)
+		die("read");
+	close(fd);
+	return NULL;
+}
+
+static void *sender(void *arg)
+{
+	int fd = (int)(long)arg;
+	static __thread char buf[65536];
+	long long left = bytes_per_conn;
+
+	memset(buf, 'x', sizeof(buf));
+	while (left > 0) {
+		ssize_t n = write(fd, buf, left < (long long)sizeof(buf) ?
+				  (size_t)left : sizeof(buf));
+		if (n <= 0)
+			die("write");
+		left -= n;
+	}
+	close(fd);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(addr);
+	pthread_t *threads;
+	struct timespec t0, t1;
+	int conns = 1, opt, lfd, i;
+	double secs;
+
+	while ((opt = getopt(argc, argv, "b:c:")) != -1) {
+		if (opt == 'b')
+			bytes_per_conn = atoll(optarg) << 20;
+		else if (opt == 'c')
+			conns = atoi(optarg);
+		else
+			return 2;
+	}
+	threads = calloc(2 * conns, sizeof(*threads));
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || bind(lfd, (void *)&addr, sizeof(addr)) ||
+	    getsockname(lfd, (void *)&addr, &alen) || listen(lfd, 128))
+		die("listen");
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < conns; i++) {
+		int cfd = socket(AF_INET, SOCK_STREAM, 0);
+		int afd;
+
+		if (cfd < 0 || connect(cfd, (void *)&addr, sizeof(addr)))
+			die("connect");
+		afd = accept(lfd, NULL, NULL);
+		if (afd < 0)
+			die("accept");
+		pthread_create(&threads[2 * i], NULL, receiver, (void *)(long)afd);
+		pthread_create(&threads[2 * i + 1], NULL, sender, (void *)(long)cfd);
+	}
+	for (i = 0; i < 2 * conns; i++)
+		pthread_join(threads[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("bytes=%lld seconds=%.3f MiBps=%.1f\n", bytes_per_conn * conns,
+	       secs, bytes_per_conn * conns / secs / (1 << 20));
+	return 0;
+}

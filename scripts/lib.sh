@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the host scripts: paths, the cache, kernel versions.
+
+SKM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Outside the clone: extracted kernel sources, UML builds, initramfs pieces.
+SKM_CACHE=${SKM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skmemcg}
+SKM_OUT=${SKM_OUT:-$SKM_ROOT/out}
+mkdir -p "$SKM_CACHE" "$SKM_OUT"
+
+skm_log() {
+	printf '==> %s\n' "$*" >&2
+}
+
+skm_die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# The Debian 6.1 kernel release installed for the VM, e.g. 6.1.0-57-amd64.
+skm_kver_61() {
+	ls /boot/vmlinuz-6.1.*-amd64 2>/dev/null | sed 's|/boot/vmlinuz-||' |
+		sort -V | tail -n 1
+}
+
+# Every kernel the VM tests run on, newest of each supported family.
+skm_kvers() {
+	skm_kver_61
+}
+
+# skm_ksrc: print the extracted Debian linux-source-6.1 tree, extracting it
+# into the cache on first use (keyed by the package version).
+skm_ksrc() {
+	local ver dir
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+		skm_die "linux-source-6.1 is not installed (scripts/setup.sh)"
+	dir=$SKM_CACHE/src-$ver
+	if [ ! -f "$dir/.skmemcg-extracted" ]; then
+		skm_log "extracting linux-source-6.1 $ver into $dir"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$dir" --strip-components=1 ||
+			skm_die "extracting linux-source-6.1"
+		touch "$dir/.skmemcg-extracted"
+	fi
+	echo "$dir"
+}

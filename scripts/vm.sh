@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build skmemcg.ko for a Debian kernel, pack it with busybox, the guest test
+# cases and workloads into an initramfs, boot that kernel under QEMU TCG, run
+# the named guest test cases and report each as PASS or FAIL.
+#
+#   scripts/vm.sh [-k KVER] [-t case,case...] [-T seconds-per-case]
+#                 [-c cpus] [-m MiB] [-a "extra kernel args"] [-q]
+#
+# KVER defaults to the newest installed 6.1 kernel (env KVER works too);
+# cases default to every file in scripts/guest/tests/ except lib.sh.
+# Besides the cases, three checks of the whole boot count as tests:
+# guest-completed (no hang or panic before the last case ended),
+# kernel-log-clean (no BUG, WARNING, Oops, lockup or stall) and taint (no
+# taint but out-of-tree and unsigned module). The console log of every run is
+# kept in out/vm-KVER/console.log; each failed case's output and guest dmesg
+# are also in out/vm-KVER/CASE.log.
+#
+# Last line: "vm[KVER]: N passed, N failed". Exit 0 only if none failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kver=${KVER:-}
+cases=
+case_timeout=300
+cpus=2
+mem=1024
+append_extra=
+quiet=
+while getopts "k:t:T:c:m:a:q" opt; do
+	case $opt in
+	k) kver=$OPTARG ;;
+	t) cases=$OPTARG ;;
+	T) case_timeout=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	a) append_extra=$OPTARG ;;
+	q) quiet=1 ;;
+	*) skm_die "usage: see the header of $0" ;;
+	esac
+done
+[ -n "$kver" ] || kver=$(skm_kver_61)
+[ -n "$kver" ] || skm_die "no Debian kernel installed: run scripts/setup.sh"
+vmlinuz=/boot/vmlinuz-$kver
+kdir=/lib/modules/$kver/build
+[ -r "$vmlinuz" ] || skm_die "$vmlinuz not found"
+[ -d "$kdir" ] || skm_die "$kdir not found: install linux-headers-$kver"
+if [ -z "$cases" ]; then
+	cases=$(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
+		grep -vx lib | paste -sd, -)
+fi
+
+work=$SKM_OUT/vm-$kver
+rm -rf "$work"
+mkdir -p "$work"
+
+# The module, built in its own folder so that kernels do not share objects.
+build=$SKM_OUT/build-$kver
+rm -rf "$build"
+mkdir -p "$build"
+cp -r "$SKM_ROOT"/Kbuild "$SKM_ROOT"/Makefile "$SKM_ROOT"/dkms.conf "$SKM_ROOT"/module "$build"/
+make -s -C "$kdir" M="$build" modules > "$work/build.log" 2>&1 ||
+	{ cat "$work/build.log" >&2; skm_die "module build against $kver failed"; }
+
+# The initramfs.
+root=$work/root
+mkdir -p "$root"/{bin,tests,proc,sys,dev,tmp,etc} "$root/lib/modules/$kver/extra"
+cp /bin/busybox "$root/bin/busybox"
+install -m 0755 "$SKM_ROOT/scripts/guest/init" "$root/init"
+cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$root/tests/"
+for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
+	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$root/bin/$(basename "$src" .c)" "$src" ||
+		skm_die "building $src"
+done
+strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemcg.ko"
+# Kernel modules the cases need, with their dependencies, uncompressed.
+for m in ${SKM_GUEST_MODULES:-}; do
+	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' |
+	while read -r ko; do
+		rel=${ko#/lib/modules/$kver/}
+		mkdir -p "$root/lib/modules/$kver/$(dirname "$rel")"
+		case $ko in
+		*.xz) xz -dc "$ko" > "$root/lib/modules/$kver/${rel%.xz}" ;;
+		*.zst) zstd -qdc "$ko" > "$root/lib/modules/$kver/${rel%.zst}" ;;
+		*) cp "$ko" "$root/lib/modules/$kver/$rel" ;;
+		esac
+	done
+done
+cp /lib/modules/"$kver"/modules.{order,builtin} "$root/lib/modules/$kver/"
+depmod -b "$root" "$kver"
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
+
+# Boot.
+ncases=$(echo "$cases" | tr ',' '\n' | grep -c .)
+limit=$((ncases * case_timeout + 120))
+log=$work/console.log
+skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $mem MiB, limit ${limit}s)"
+t0=$(date +%s)
+set +e
+timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
+	-accel tcg,thread=multi -cpu max -m "$mem" -smp "$cpus" \
+	-nographic -no-reboot -monitor none -serial stdio \
+	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 skmtests=$cases skmtimeout=$case_timeout $append_extra" \
+	< /dev/null > "$log" 2>&1
+qemu_rc=$?
+set -e
+tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+skm_log "vm[$kver]: guest ran $(( $(date +%s) - t0 ))s, qemu exit $qemu_rc"
+
+# Results.
+passed=0
+failed=0
+report() { # name verdict detail
+	if [ "$2" = PASS ] || [ "$2" = SKIP ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+	printf 'vm[%s] %-24s %s %s\n' "$kver" "$1" "$2" "$3"
+}
+for c in $(echo "$cases" | tr ',' ' '); do
+	end=$(grep -m1 "^@@SKM END $c " "$log" || true)
+	verdict=$(echo "$end" | awk '{print $4}')
+	secs=$(echo "$end" | awk '{print $5}')
+	[ -n "$verdict" ] || verdict=FAIL secs="did not finish"
+	if [ "$verdict" = FAIL ]; then
+		sed -n "/^@@SKM BEGIN $c\$/,/^@@SKM END $c /p" "$log" > "$work/$c.log"
+		[ -s "$work/$c.log" ] || sed -n "/^@@SKM BEGIN $c\$/,\$p" "$log" > "$work/$c.log"
+		[ -n "$quiet" ] || sed 's/^/    /' "$work/$c.log" | tail -n 60
+	fi
+	report "$c" "$verdict" "(${secs}s)"
+done
+[ -z "$quiet" ] && grep "^\[[a-z0-9_]*\] " "$log" | grep -v "dmesg:" | sed 's/^/    /' | head -n 80 || true
+
+if grep -q '^@@SKM DONE' "$log"; then
+	report guest-completed PASS ""
+else
+	report guest-completed FAIL "(no DONE marker; see $log)"
+fi
+bad=$(grep -E 'BUG:|WARNING:|Oops|soft lockup|hard LOCKUP|Kernel panic|rcu_.*detected stall|general protection fault|Call Trace:' "$log" | head -n 5 || true)
+if [ -z "$bad" ]; then
+	report kernel-log-clean PASS ""
+else
+	report kernel-log-clean FAIL "($(echo "$bad" | head -n 1))"
+	echo "$bad" | sed 's/^/    /'
+fi
+taint=$(sed -n 's/^@@SKM TAINT //p' "$log")
+# Allowed: O (out-of-tree, bit 12) and E (unsigned, bit 13).
+if [ -n "$taint" ] && [ $((taint & ~(4096 | 8192))) -eq 0 ]; then
+	report taint PASS "($taint)"
+else
+	report taint FAIL "(tainted=${taint:-unknown})"
+fi
+echo "vm[$kver]: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
