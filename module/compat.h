@@ -2,17 +2,11 @@
 /*
  * Which kernels skmemcg supports. A policy that replicates a kernel function
  * body is correct only for the kernel family whose source it was copied from,
- * so the module refuses to load anywhere else.
+ * so the module refuses to load anywhere else. Kbuild defines
+ * SKM_KERNEL_FAMILY ("6.1") when the build tree is of a supported family.
  */
 #ifndef _SKMEMCG_COMPAT_H
 #define _SKMEMCG_COMPAT_H
-
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
-	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define SKM_KERNEL_FAMILY	"6.1"
-#endif
 
 #define SKM_KERNELS_SUPPORTED	"6.1.x"
 

@@ -9,7 +9,8 @@
 #                 [-c cpus] [-m MiB] [-a "extra kernel args"] [-q]
 #
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
-# cases default to every file in scripts/guest/tests/ except lib.sh.
+# cases default to every file in scripts/guest/tests/ except lib.sh; the
+# demo cases in scripts/guest/demo/ run only when named.
 # Besides the cases, three checks of the whole boot count as tests:
 # guest-completed (no hang or panic before the last case ended),
 # kernel-log-clean (no BUG, WARNING, Oops, lockup or stall) and taint (no
@@ -68,7 +69,7 @@ root=$work/root
 mkdir -p "$root"/{bin,tests,proc,sys,dev,tmp,etc} "$root/lib/modules/$kver/extra"
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$SKM_ROOT/scripts/guest/init" "$root/init"
-cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$root/tests/"
+cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$SKM_ROOT"/scripts/guest/demo/*.sh "$root/tests/"
 for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$root/bin/$(basename "$src" .c)" "$src" ||
 		skm_die "building $src"
@@ -87,7 +88,7 @@ for m in ${SKM_GUEST_MODULES:-}; do
 		esac
 	done
 done
-cp /lib/modules/"$kver"/modules.{order,builtin} "$root/lib/modules/$kver/"
+cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
 
