@@ -4,9 +4,13 @@
  *
  * Each hook is an IPMODIFY ftrace_ops filtered on one function. Its callback
  * rewrites the return address of the ftrace trampoline so that the call lands
- * in our replacement instead; the replacement calls the original through a
- * pointer to its real entry (never entry + offset, which IBT forbids). That
- * second call passes through the same ftrace site, and the callback lets it
+ * in our replacement instead. The replacement calls the original at its real
+ * entry through a static call: a direct call, patched at load. Never through a
+ * function pointer: on kernels built with CONFIG_X86_KERNEL_IBT most of the
+ * functions we hook are sealed at boot (their ENDBR is overwritten because
+ * nothing in the kernel calls them indirectly), and an indirect call to them
+ * traps on IBT hardware; never at entry + offset either. The call to the
+ * original passes through the same ftrace site, and the callback lets it
  * through because its caller is this module (the livepatch-style recursion
  * check). The callback itself runs under ftrace's recursion protection
  * (FTRACE_OPS_FL_RECURSION).
@@ -29,9 +33,11 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/rcupdate_wait.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
 
+#include "compat.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "ksym.h"
@@ -49,7 +55,7 @@ static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
 	/* The replacement calling the original: let it run. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
-	ftrace_instruction_pointer_set(fregs, (unsigned long)hook->replacement);
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)hook->replacement);
 }
 
 static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
@@ -62,11 +68,10 @@ static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
 		struct skm_hook *hook = &hooks[i];
 
 		hook->addr = skm_ksym_lookup(hook->name);
-		if (hook->addr && skm_ksym_callable(hook->addr))
+		if (hook->addr)
 			continue;
-		len += scnprintf(missing + len, sizeof(missing) - len, "%s%s%s",
-				 len ? ", " : "", hook->name,
-				 hook->addr ? " (no ENDBR)" : "");
+		len += scnprintf(missing + len, sizeof(missing) - len, "%s%s",
+				 len ? ", " : "", hook->name);
 	}
 	if (len) {
 		pr_err("kernel %s lacks functions skmemcg hooks: %s; not loading\n",
@@ -74,7 +79,8 @@ static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
 		return -ENOENT;
 	}
 	for (i = 0; i < nr; i++)
-		*(unsigned long *)hooks[i].orig = hooks[i].addr;
+		__static_call_update(hooks[i].orig_key, hooks[i].orig_tramp,
+				     (void *)hooks[i].addr);
 	return 0;
 }
 

@@ -4,12 +4,14 @@
 
 #include <linux/ftrace.h>
 #include <linux/srcu.h>
+#include <linux/static_call.h>
 
 /**
  * struct skm_hook - one kernel function replaced through ftrace
  * @name: the kernel symbol
  * @replacement: our function, with the same prototype, marked notrace
- * @orig: where to store the original's entry, so @replacement can call it
+ * @orig_key: static call through which @replacement calls the original
+ * @orig_tramp: that static call's trampoline
  * @addr: the resolved entry of @name
  * @ops: the ftrace_ops that redirects calls of @name to @replacement
  * @installed: @ops is registered
@@ -17,17 +19,25 @@
 struct skm_hook {
 	const char *name;
 	void *replacement;
-	void *orig;
+	struct static_call_key *orig_key;
+	void *orig_tramp;
 	unsigned long addr;
 	struct ftrace_ops ops;
 	bool installed;
 };
 
-#define SKM_HOOK(_name, _replacement, _orig)			\
-	{							\
-		.name = (_name),				\
-		.replacement = (_replacement),			\
-		.orig = (_orig),				\
+/*
+ * SKM_HOOK("symbol", replacement, orig): @orig names a static call declared
+ * with DECLARE_STATIC_CALL(orig, replacement) and defined with
+ * DEFINE_STATIC_CALL_NULL(orig, replacement); the replacement calls the
+ * original as static_call(orig)(...).
+ */
+#define SKM_HOOK(_name, _replacement, _orig)				\
+	{								\
+		.name = (_name),					\
+		.replacement = (_replacement),				\
+		.orig_key = &STATIC_CALL_KEY(_orig),			\
+		.orig_tramp = STATIC_CALL_TRAMP_ADDR(_orig),		\
 	}
 
 int skm_hooks_install(struct skm_hook *hooks, unsigned int nr);

@@ -4,6 +4,5 @@
 
 int skm_ksym_init(void);
 unsigned long skm_ksym_lookup(const char *name);
-bool skm_ksym_callable(unsigned long addr);
 
 #endif /* _SKMEMCG_KSYM_H */

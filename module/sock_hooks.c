@@ -12,9 +12,10 @@
 #include "sock_hooks.h"
 #include "stats.h"
 
-int (*skm_orig_sk_mem_raise_allocated)(struct sock *sk, int size, int amt,
-				       int kind);
-void (*skm_orig_sk_mem_reduce_allocated)(struct sock *sk, int amount);
+DEFINE_STATIC_CALL_NULL(skm_orig_sk_mem_raise_allocated,
+			skm_sk_mem_raise_allocated);
+DEFINE_STATIC_CALL_NULL(skm_orig_sk_mem_reduce_allocated,
+			skm_sk_mem_reduce_allocated);
 
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
@@ -23,7 +24,7 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 	int ret;
 
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
-	ret = skm_orig_sk_mem_raise_allocated(sk, size, amt, kind);
+	ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
 	skm_hook_exit(idx);
 	return ret;
 }
@@ -33,6 +34,6 @@ void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 	int idx = skm_hook_enter();
 
 	skm_stat_inc_instrumented(SKM_STAT_REDUCE_CALLS);
-	skm_orig_sk_mem_reduce_allocated(sk, amount);
+	static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
 	skm_hook_exit(idx);
 }

@@ -22,9 +22,16 @@ skm_kver_61() {
 		sort -V | tail -n 1
 }
 
-# Every kernel the VM tests run on, newest of each supported family.
+# The newest installed Debian 6.12 backports kernel, e.g. 6.12.117+deb12-amd64.
+skm_kver_612() {
+	ls /boot/vmlinuz-6.12.*+deb12-amd64 2>/dev/null | sed 's|/boot/vmlinuz-||' |
+		sort -V | tail -n 1
+}
+
+# Every kernel the tests run on: the newest of each supported family.
 skm_kvers() {
 	skm_kver_61
+	skm_kver_612
 }
 
 # skm_ksrc: print the extracted Debian linux-source-6.1 tree, extracting it

@@ -12,19 +12,38 @@ pkgs=(
 	qemu-system-x86 busybox-static dkms sparse
 )
 
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-	skm_log "setup: all packages present"
-	exit 0
-fi
-
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
-skm_log "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+backports=/etc/apt/sources.list.d/skmemcg-bookworm-backports.sources
+
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+	installed "$p" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	skm_log "setup: installing ${missing[*]}"
+	$sudo apt-get update -q
+	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The second supported kernel: Debian's 6.12 from bookworm-backports, served
+# by the mirror this machine already uses for bookworm.
+if [ -z "$(skm_kver_612)" ]; then
+	if [ ! -f "$backports" ]; then
+		skm_log "setup: adding bookworm-backports from the configured mirror"
+		python3 "$SKM_ROOT/scripts/backports-source.py" | $sudo tee "$backports" >/dev/null
+		$sudo apt-get update -q
+	fi
+	kver=$(apt-cache search --names-only '^linux-image-6\.12\..*\+deb12-amd64$' |
+	       awk '{print $1}' | sed 's/^linux-image-//' | sort -V | tail -n 1)
+	[ -n "$kver" ] || skm_die "bookworm-backports offers no linux-image-6.12.*+deb12-amd64"
+	skm_log "setup: installing the 6.12 kernel $kver"
+	$sudo apt-get install -y -q --no-install-recommends \
+		"linux-image-$kver" "linux-headers-$kver" linux-source-6.12
+fi
+skm_log "setup: done; kernels: $(skm_kvers | paste -sd' ' -)"
