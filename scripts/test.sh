@@ -7,7 +7,8 @@
 # each KUnit case, each VM case, and each host stage (build, sparse,
 # checkpatch, dkms) as one test. Exit 0 only if none failed.
 #
-#   scripts/test.sh            everything
+#   scripts/test.sh            everything, on every supported kernel
+#   KVER=<release> ...         only that kernel (e.g. 6.12.117+deb12-amd64)
 #   SKM_SKIP_SETUP=1 ...       do not look for missing packages
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -70,7 +71,7 @@ if [ -z "${SKM_SKIP_SETUP:-}" ]; then
 	timings+=("setup $(( $(date +%s) - t0 ))s")
 fi
 
-kvers=$(skm_kvers)
+kvers=${KVER:-$(skm_kvers)}
 [ -n "$kvers" ] || skm_die "no supported Debian kernel installed"
 kver_first=$(echo "$kvers" | head -n 1)
 

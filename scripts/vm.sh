@@ -63,10 +63,18 @@ mkdir -p "$build"
 cp -r "$SKM_ROOT"/Kbuild "$SKM_ROOT"/Makefile "$SKM_ROOT"/dkms.conf "$SKM_ROOT"/module "$build"/
 make -s -C "$kdir" M="$build" modules > "$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; skm_die "module build against $kver failed"; }
+# The same module built as if no kernel family were supported, for the case
+# that proves such a module refuses to load.
+unsupported=$SKM_OUT/build-$kver-unsupported
+rm -rf "$unsupported"
+cp -r "$build" "$unsupported"
+make -s -C "$kdir" M="$unsupported" clean > /dev/null 2>&1
+make -s -C "$kdir" M="$unsupported" SKM_FAMILIES=none modules >> "$work/build.log" 2>&1 ||
+	{ cat "$work/build.log" >&2; skm_die "unsupported-variant build against $kver failed"; }
 
 # The initramfs.
 root=$work/root
-mkdir -p "$root"/{bin,tests,proc,sys,dev,tmp,etc} "$root/lib/modules/$kver/extra"
+mkdir -p "$root"/{bin,tests,proc,sys,dev,tmp,etc,opt} "$root/lib/modules/$kver/extra"
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$SKM_ROOT/scripts/guest/init" "$root/init"
 cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$SKM_ROOT"/scripts/guest/demo/*.sh "$root/tests/"
@@ -75,6 +83,8 @@ for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
 		skm_die "building $src"
 done
 strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemcg.ko"
+mkdir -p "$root/opt"
+strip --strip-debug -o "$root/opt/skmemcg-unsupported.ko" "$unsupported/skmemcg.ko"
 # Kernel modules the cases need, with their dependencies, uncompressed.
 for m in ${SKM_GUEST_MODULES:-}; do
 	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' |
@@ -125,13 +135,14 @@ for c in $(echo "$cases" | tr ',' ' '); do
 	end=$(grep -m1 "^@@SKM END $c " "$log" || true)
 	verdict=$(echo "$end" | awk '{print $4}')
 	secs=$(echo "$end" | awk '{print $5}')
-	[ -n "$verdict" ] || verdict=FAIL secs="did not finish"
+	detail="(${secs}s)"
+	[ -n "$verdict" ] || { verdict=FAIL; detail="(did not finish)"; }
 	if [ "$verdict" = FAIL ]; then
 		sed -n "/^@@SKM BEGIN $c\$/,/^@@SKM END $c /p" "$log" > "$work/$c.log"
 		[ -s "$work/$c.log" ] || sed -n "/^@@SKM BEGIN $c\$/,\$p" "$log" > "$work/$c.log"
 		[ -n "$quiet" ] || sed 's/^/    /' "$work/$c.log" | tail -n 60
 	fi
-	report "$c" "$verdict" "(${secs}s)"
+	report "$c" "$verdict" "$detail"
 done
 [ -z "$quiet" ] && grep "^\[[a-z0-9_]*\] " "$log" | grep -v "dmesg:" | sed 's/^/    /' | head -n 80 || true
 

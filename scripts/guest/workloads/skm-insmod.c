@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0)) {
 		printf("%s\n", errno == ENOENT ? "ENOENT" : errno == EBUSY ? "EBUSY" :
-		       errno == EINVAL ? "EINVAL" : errno == EIO ? "EIO" : strerror(errno));
+		       errno == EINVAL ? "EINVAL" : errno == EIO ? "EIO" :
+		       errno == EOPNOTSUPP ? "EOPNOTSUPP" : strerror(errno));
 		return 1;
 	}
 	printf("ok\n");
