@@ -79,7 +79,7 @@ static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
 		return -ENOENT;
 	}
 	for (i = 0; i < nr; i++)
-		__static_call_update(hooks[i].orig_key, hooks[i].orig_tramp,
+		__static_call_update(hooks[i].orig->key, hooks[i].orig->tramp,
 				     (void *)hooks[i].addr);
 	return 0;
 }

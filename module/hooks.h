@@ -7,11 +7,26 @@
 #include <linux/static_call.h>
 
 /**
+ * struct skm_orig - the static call through which a replacement calls the
+ * kernel's original function
+ * @key: &STATIC_CALL_KEY(name)
+ * @tramp: STATIC_CALL_TRAMP_ADDR(name)
+ *
+ * Next to each DEFINE_STATIC_CALL_NULL(name, replacement):
+ *   const struct skm_orig name_orig = {
+ *	&STATIC_CALL_KEY(name), STATIC_CALL_TRAMP_ADDR(name) };
+ */
+struct skm_orig {
+	struct static_call_key *key;
+	void *tramp;
+};
+
+/**
  * struct skm_hook - one kernel function replaced through ftrace
  * @name: the kernel symbol
  * @replacement: our function, with the same prototype, marked notrace
- * @orig_key: static call through which @replacement calls the original
- * @orig_tramp: that static call's trampoline
+ * @orig: static call the replacement calls the original through, as
+ *	static_call(name)(...)
  * @addr: the resolved entry of @name
  * @ops: the ftrace_ops that redirects calls of @name to @replacement
  * @installed: @ops is registered
@@ -19,25 +34,17 @@
 struct skm_hook {
 	const char *name;
 	void *replacement;
-	struct static_call_key *orig_key;
-	void *orig_tramp;
+	const struct skm_orig *orig;
 	unsigned long addr;
 	struct ftrace_ops ops;
 	bool installed;
 };
 
-/*
- * SKM_HOOK("symbol", replacement, orig): @orig names a static call declared
- * with DECLARE_STATIC_CALL(orig, replacement) and defined with
- * DEFINE_STATIC_CALL_NULL(orig, replacement); the replacement calls the
- * original as static_call(orig)(...).
- */
-#define SKM_HOOK(_name, _replacement, _orig)				\
-	{								\
-		.name = (_name),					\
-		.replacement = (_replacement),				\
-		.orig_key = &STATIC_CALL_KEY(_orig),			\
-		.orig_tramp = STATIC_CALL_TRAMP_ADDR(_orig),		\
+#define SKM_HOOK(_name, _replacement, _orig)			\
+	{							\
+		.name = (_name),				\
+		.replacement = (_replacement),			\
+		.orig = (_orig),				\
 	}
 
 int skm_hooks_install(struct skm_hook *hooks, unsigned int nr);

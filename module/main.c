@@ -22,9 +22,9 @@
 
 static struct skm_hook skm_hooks[] = {
 	SKM_HOOK("__sk_mem_raise_allocated", skm_sk_mem_raise_allocated,
-		 skm_orig_sk_mem_raise_allocated),
+		 &skm_sk_mem_raise_allocated_orig),
 	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
-		 skm_orig_sk_mem_reduce_allocated),
+		 &skm_sk_mem_reduce_allocated_orig),
 };
 
 static int __init skmemcg_init(void)

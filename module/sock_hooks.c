@@ -8,14 +8,25 @@
  * decide here. Without a policy on, both pass straight to the kernel's own
  * function.
  */
+#include <linux/static_call.h>
+
 #include "hooks.h"
 #include "sock_hooks.h"
 #include "stats.h"
 
 DEFINE_STATIC_CALL_NULL(skm_orig_sk_mem_raise_allocated,
 			skm_sk_mem_raise_allocated);
+const struct skm_orig skm_sk_mem_raise_allocated_orig = {
+	&STATIC_CALL_KEY(skm_orig_sk_mem_raise_allocated),
+	STATIC_CALL_TRAMP_ADDR(skm_orig_sk_mem_raise_allocated),
+};
+
 DEFINE_STATIC_CALL_NULL(skm_orig_sk_mem_reduce_allocated,
 			skm_sk_mem_reduce_allocated);
+const struct skm_orig skm_sk_mem_reduce_allocated_orig = {
+	&STATIC_CALL_KEY(skm_orig_sk_mem_reduce_allocated),
+	STATIC_CALL_TRAMP_ADDR(skm_orig_sk_mem_reduce_allocated),
+};
 
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
