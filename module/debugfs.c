@@ -22,6 +22,7 @@
 #include <linux/string.h>
 
 #include "debugfs.h"
+#include "memcg_state.h"
 #include "stats.h"
 
 /* Longer writes are not a value of any knob. */
@@ -91,6 +92,13 @@ static int skm_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(skm_stats);
 
+static int skm_cgroups_show(struct seq_file *m, void *v)
+{
+	skm_memcg_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(skm_cgroups);
+
 /**
  * skm_debugfs_init() - create /sys/kernel/debug/skmemcg and its files
  * @hooks_installed: reported in "stats"
@@ -114,6 +122,8 @@ void skm_debugfs_init(unsigned int hooks_installed)
 	}
 	debugfs_create_file("stats", 0444, skm_debugfs_dir, NULL,
 			    &skm_stats_fops);
+	debugfs_create_file("cgroups", 0444, skm_debugfs_dir, NULL,
+			    &skm_cgroups_fops);
 }
 
 void skm_debugfs_exit(void)

@@ -50,7 +50,7 @@ static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
 {
 	struct skm_hook *hook = container_of(ops, struct skm_hook, ops);
 
-	if (!static_branch_likely(&skm_enabled_key))
+	if (!static_branch_likely(&skm_enabled_key) && !hook->always)
 		return;
 	/* The replacement calling the original: let it run. */
 	if (within_module(parent_ip, THIS_MODULE))

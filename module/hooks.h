@@ -27,6 +27,8 @@ struct skm_orig {
  * @replacement: our function, with the same prototype, marked notrace
  * @orig: static call the replacement calls the original through, as
  *	static_call(name)(...)
+ * @always: redirect even while the "enabled" knob is off (bookkeeping that
+ *	must not be skipped, such as freeing a dead memcg's state)
  * @addr: the resolved entry of @name
  * @ops: the ftrace_ops that redirects calls of @name to @replacement
  * @installed: @ops is registered
@@ -35,6 +37,7 @@ struct skm_hook {
 	const char *name;
 	void *replacement;
 	const struct skm_orig *orig;
+	bool always;
 	unsigned long addr;
 	struct ftrace_ops ops;
 	bool installed;
@@ -45,6 +48,14 @@ struct skm_hook {
 		.name = (_name),				\
 		.replacement = (_replacement),			\
 		.orig = (_orig),				\
+	}
+
+#define SKM_HOOK_ALWAYS(_name, _replacement, _orig)		\
+	{							\
+		.name = (_name),				\
+		.replacement = (_replacement),			\
+		.orig = (_orig),				\
+		.always = true,					\
 	}
 
 int skm_hooks_install(struct skm_hook *hooks, unsigned int nr);

@@ -16,12 +16,15 @@
 
 #include <linux/cache.h>
 #include <linux/moduleparam.h>
+#include <linux/mm.h>
 
 #include "knobs.h"
 #include "parse.h"
+#include "pressure.h"
 
 DEFINE_STATIC_KEY_TRUE(skm_enabled_key);
 DEFINE_STATIC_KEY_FALSE(skm_instrument_key);
+DEFINE_STATIC_KEY_FALSE(skm_throttle_key);
 
 static bool skm_live;
 
@@ -37,6 +40,37 @@ static int skm_param_get_bool(char *buf, const struct kernel_param *kp)
 {
 	return sprintf(buf, "%c\n", READ_ONCE(*(bool *)kp->arg) ? 'Y' : 'N');
 }
+
+/* An unsigned int knob with an inclusive range, checked by its setter. */
+struct skm_uint_knob {
+	unsigned int *val;
+	unsigned int min;
+	unsigned int max;
+};
+
+static int skm_param_set_uint(const char *val, const struct kernel_param *kp)
+{
+	const struct skm_uint_knob *knob = kp->arg;
+	unsigned int v;
+	int ret = skm_parse_uint_range(val, knob->min, knob->max, &v);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(*knob->val, v);
+	return 0;
+}
+
+static int skm_param_get_uint(char *buf, const struct kernel_param *kp)
+{
+	const struct skm_uint_knob *knob = kp->arg;
+
+	return sprintf(buf, "%u\n", READ_ONCE(*knob->val));
+}
+
+static const struct kernel_param_ops skm_uint_ops = {
+	.set = skm_param_set_uint,
+	.get = skm_param_get_uint,
+};
 
 /*
  * Master switch, default on. When off, no call is redirected: every hooked
@@ -111,6 +145,137 @@ module_param_named(test_fail_install, skm_test_fail_install, charp, 0);
 MODULE_PARM_DESC(test_fail_install,
 		 "Test only: fail installing the hook of this symbol at load (string)");
 
+/*
+ * Throttle pressure-aware sockets (TCP, MPTCP, SCTP) while their memcg or an
+ * ancestor is under pressure (seed 000; see pressure.h). Default off.
+ */
+bool skm_throttle __read_mostly;
+
+static int skm_throttle_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = skm_parse_bool(val, &on);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(skm_throttle, on);
+	if (skm_live)
+		skm_key_set(&skm_throttle_key.key, on);
+	return 0;
+}
+
+static const struct kernel_param_ops skm_throttle_ops = {
+	.set = skm_throttle_set,
+	.get = skm_param_get_bool,
+};
+module_param_cb(throttle, &skm_throttle_ops, &skm_throttle, 0644);
+MODULE_PARM_DESC(throttle,
+		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
+
+/*
+ * The pressure level from which process-context socket allocations (TX)
+ * are throttled: medium or critical. RX in softirq is throttled only at
+ * critical whatever this says.
+ */
+enum skm_level skm_throttle_level __read_mostly = SKM_LEVEL_MEDIUM;
+
+static int skm_throttle_level_set(const char *val, const struct kernel_param *kp)
+{
+	enum skm_level level;
+	int ret = skm_level_parse(val, &level);
+
+	if (ret || level == SKM_LEVEL_NONE)
+		return -EINVAL;
+	WRITE_ONCE(skm_throttle_level, level);
+	return 0;
+}
+
+static int skm_throttle_level_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%s\n", skm_level_name(READ_ONCE(skm_throttle_level)));
+}
+
+static const struct kernel_param_ops skm_throttle_level_ops = {
+	.set = skm_throttle_level_set,
+	.get = skm_throttle_level_get,
+};
+module_param_cb(throttle_level, &skm_throttle_level_ops, NULL, 0644);
+MODULE_PARM_DESC(throttle_level,
+		 "Level from which process-context socket allocations are throttled: medium|critical (default medium)");
+
+/*
+ * Which sources define a memcg's pressure level; the highest level any of
+ * them reports wins. Comma-separated: vmpressure, psi, events, headroom.
+ */
+unsigned int skm_pressure_sources __read_mostly = SKM_SOURCES_ALL;
+
+static int skm_pressure_source_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int sources;
+	int ret = skm_sources_parse(val, &sources);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(skm_pressure_sources, sources);
+	return 0;
+}
+
+static int skm_pressure_source_get(char *buf, const struct kernel_param *kp)
+{
+	int len = skm_sources_print(READ_ONCE(skm_pressure_sources), buf,
+				    PAGE_SIZE - 1);
+
+	buf[len++] = '\n';
+	buf[len] = '\0';
+	return len;
+}
+
+static const struct kernel_param_ops skm_pressure_source_ops = {
+	.set = skm_pressure_source_set,
+	.get = skm_pressure_source_get,
+};
+module_param_cb(pressure_source, &skm_pressure_source_ops, NULL, 0644);
+MODULE_PARM_DESC(pressure_source,
+		 "Pressure sources, comma-separated: vmpressure,psi,events,headroom (default all)");
+
+/* How long a pressure level, once seen, is held: the kernel holds its
+ * socket pressure for one second (HZ). In ms, 1..60000.
+ */
+unsigned int skm_pressure_hold_ms __read_mostly = 1000;
+static struct skm_uint_knob skm_pressure_hold_ms_knob = {
+	&skm_pressure_hold_ms, 1, 60000 };
+module_param_cb(pressure_hold_ms, &skm_uint_ops, &skm_pressure_hold_ms_knob, 0644);
+MODULE_PARM_DESC(pressure_hold_ms,
+		 "How long a pressure level is held once seen (ms, 1..60000, default 1000)");
+
+/* psi source: medium when the memcg's memory "some" stall share (10 s
+ * average) reaches this many percent; 0 turns it off.
+ */
+unsigned int skm_psi_some_pct __read_mostly = 10;
+static struct skm_uint_knob skm_psi_some_pct_knob = { &skm_psi_some_pct, 0, 100 };
+module_param_cb(psi_some_pct, &skm_uint_ops, &skm_psi_some_pct_knob, 0644);
+MODULE_PARM_DESC(psi_some_pct,
+		 "psi source: medium at this memory 'some' stall share, avg10 (%, 0..100, 0 off, default 10)");
+
+/* psi source: critical when the "full" stall share reaches this many
+ * percent; 0 turns it off.
+ */
+unsigned int skm_psi_full_pct __read_mostly = 5;
+static struct skm_uint_knob skm_psi_full_pct_knob = { &skm_psi_full_pct, 0, 100 };
+module_param_cb(psi_full_pct, &skm_uint_ops, &skm_psi_full_pct_knob, 0644);
+MODULE_PARM_DESC(psi_full_pct,
+		 "psi source: critical at this memory 'full' stall share, avg10 (%, 0..100, 0 off, default 5)");
+
+/* headroom source: the share of memory.max kept for the workload's own
+ * allocations; a socket charge reaching into it is critical, one reaching
+ * within twice it (or past memory.high) is medium.
+ */
+unsigned int skm_headroom_pct __read_mostly = 5;
+static struct skm_uint_knob skm_headroom_pct_knob = { &skm_headroom_pct, 0, 50 };
+module_param_cb(headroom_pct, &skm_uint_ops, &skm_headroom_pct_knob, 0644);
+MODULE_PARM_DESC(headroom_pct,
+		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 5)");
+
 /**
  * skm_knobs_go_live() - apply the side effects of the values set at load
  *
@@ -122,6 +287,7 @@ void skm_knobs_go_live(void)
 	kernel_param_lock(THIS_MODULE);
 	skm_key_set(&skm_enabled_key.key, READ_ONCE(skm_enabled));
 	skm_key_set(&skm_instrument_key.key, READ_ONCE(skm_instrument));
+	skm_key_set(&skm_throttle_key.key, READ_ONCE(skm_throttle));
 	skm_live = true;
 	kernel_param_unlock(THIS_MODULE);
 }

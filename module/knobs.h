@@ -5,13 +5,24 @@
 #include <linux/jump_label.h>
 #include <linux/types.h>
 
+#include "level.h"
+
 extern bool skm_enabled;
 extern bool skm_instrument;
 extern char *skm_test_missing_symbol;
 extern char *skm_test_fail_install;
 
+extern bool skm_throttle;
+extern enum skm_level skm_throttle_level;
+extern unsigned int skm_pressure_sources;
+extern unsigned int skm_pressure_hold_ms;
+extern unsigned int skm_psi_some_pct;
+extern unsigned int skm_psi_full_pct;
+extern unsigned int skm_headroom_pct;
+
 DECLARE_STATIC_KEY_TRUE(skm_enabled_key);
 DECLARE_STATIC_KEY_FALSE(skm_instrument_key);
+DECLARE_STATIC_KEY_FALSE(skm_throttle_key);
 
 void skm_knobs_go_live(void);
 

@@ -18,6 +18,8 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "ksym.h"
+#include "memcg_hooks.h"
+#include "memcg_state.h"
 #include "sock_hooks.h"
 
 static struct skm_hook skm_hooks[] = {
@@ -25,6 +27,11 @@ static struct skm_hook skm_hooks[] = {
 		 &skm_sk_mem_raise_allocated_orig),
 	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
 		 &skm_sk_mem_reduce_allocated_orig),
+	SKM_HOOK("mem_cgroup_charge_skmem", skm_mem_cgroup_charge_skmem,
+		 &skm_mem_cgroup_charge_skmem_orig),
+	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
+	SKM_HOOK_ALWAYS("mem_cgroup_css_free", skm_mem_cgroup_css_free,
+			&skm_mem_cgroup_css_free_orig),
 };
 
 static int __init skmemcg_init(void)
@@ -57,6 +64,7 @@ static void __exit skmemcg_exit(void)
 {
 	skm_debugfs_exit();
 	skm_hooks_remove(skm_hooks, ARRAY_SIZE(skm_hooks));
+	skm_memcg_free_all();
 	pr_info("unloaded\n");
 }
 module_exit(skmemcg_exit);

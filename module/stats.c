@@ -13,6 +13,12 @@ DEFINE_PER_CPU(struct skm_stats, skm_stats);
 static const char * const skm_stat_names[] = {
 	[SKM_STAT_RAISE_CALLS]	= "raise_calls",
 	[SKM_STAT_REDUCE_CALLS]	= "reduce_calls",
+	[SKM_STAT_THROTTLED_TX]	= "throttled_tx",
+	[SKM_STAT_THROTTLED_RX]	= "throttled_rx",
+	[SKM_STAT_PRESSURE_MEDIUM] = "pressure_medium",
+	[SKM_STAT_PRESSURE_CRITICAL] = "pressure_critical",
+	[SKM_STAT_MEMCGS_TRACKED] = "memcgs_tracked",
+	[SKM_STAT_MEMCGS_FREED]	= "memcgs_freed",
 };
 
 const char *skm_stat_name(enum skm_stat stat)

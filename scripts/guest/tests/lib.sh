@@ -37,9 +37,13 @@ skm_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$DBG/stats"
 }
 
-# hooked_functions: our functions in ftrace's enabled_functions.
+# The kernel functions skmemcg hooks (module/main.c).
+HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated mem_cgroup_charge_skmem vmpressure mem_cgroup_css_free"
+NHOOKS=$(echo $HOOKED | wc -w)
+
+# hooked_functions: those of them in ftrace's enabled_functions.
 hooked_functions() {
-	grep -E '^__sk_mem_(raise|reduce)_allocated ' "$TRACING/enabled_functions"
+	grep -E "^($(echo $HOOKED | tr ' ' '|')) " "$TRACING/enabled_functions"
 }
 
 load() {

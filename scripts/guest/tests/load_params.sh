@@ -8,8 +8,8 @@ expect_eq "enabled (param)" "$(cat $PAR/enabled)" N
 expect_eq "enabled (debugfs)" "$(cat $DBG/enabled)" N
 expect_eq "instrument (param)" "$(cat $PAR/instrument)" Y
 expect_eq "instrument (debugfs)" "$(cat $DBG/instrument)" Y
-expect_eq "hooks_installed" "$(skm_stat hooks_installed)" 2
-dmesg | grep -q "skmemcg: loaded on .*: 2 hooks, enabled=0" ||
+expect_eq "hooks_installed" "$(skm_stat hooks_installed)" "$NHOOKS"
+dmesg | grep -q "skmemcg: loaded on .*: $NHOOKS hooks, enabled=0" ||
 	fail "no load line in dmesg"
 unload
 

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Replacements for memcg functions: vmpressure() (mm/vmpressure.c), to feed
+ * the vmpressure pressure source, and mem_cgroup_css_free()
+ * (mm/memcontrol.c), to free our state of a memcg before the memcg goes.
+ * Both run the kernel's own function unchanged.
+ */
+#include <linux/static_call.h>
+
+#include "hooks.h"
+#include "knobs.h"
+#include "memcg_hooks.h"
+#include "memcg_state.h"
+#include "throttle.h"
+
+DEFINE_STATIC_CALL_NULL(skm_orig_vmpressure, skm_vmpressure);
+const struct skm_orig skm_vmpressure_orig = {
+	&STATIC_CALL_KEY(skm_orig_vmpressure),
+	STATIC_CALL_TRAMP_ADDR(skm_orig_vmpressure),
+};
+
+DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_css_free, skm_mem_cgroup_css_free);
+const struct skm_orig skm_mem_cgroup_css_free_orig = {
+	&STATIC_CALL_KEY(skm_orig_mem_cgroup_css_free),
+	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_css_free),
+};
+
+void notrace skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
+			    unsigned long scanned, unsigned long reclaimed)
+{
+	int idx = skm_hook_enter();
+
+	static_call(skm_orig_vmpressure)(gfp, memcg, tree, scanned, reclaimed);
+	if (static_branch_unlikely(&skm_throttle_key))
+		skm_throttle_vmpressure(gfp, memcg, tree, scanned, reclaimed);
+	skm_hook_exit(idx);
+}
+
+/* Installed with SKM_HOOK_ALWAYS: runs even while "enabled" is off. */
+void notrace skm_mem_cgroup_css_free(struct cgroup_subsys_state *css)
+{
+	int idx = skm_hook_enter();
+
+	skm_memcg_forget(mem_cgroup_from_css(css));
+	static_call(skm_orig_mem_cgroup_css_free)(css);
+	skm_hook_exit(idx);
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Socket throttling under memcg pressure (seed 000): the glue between the
+ * pure policy in pressure.c and the kernel. See pressure.h for the model.
+ *
+ * Called from the replacements in sock_hooks.c and reclaim_hooks.c, only
+ * while the "throttle" knob is on (a static branch there).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/memcontrol.h>
+#include <linux/minmax.h>
+#include <linux/psi_types.h>
+#include <linux/sched/loadavg.h>
+#include <net/sock.h>
+#ifdef SKM_HAVE_PROTO_MEMORY_H
+#include <net/proto_memory.h>
+#endif
+
+#include "knobs.h"
+#include "memcg_state.h"
+#include "pressure.h"
+#include "stats.h"
+#include "throttle.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+static bool skm_event_new(unsigned long *seen, atomic_long_t *count)
+{
+	unsigned long now = atomic_long_read(count);
+
+	if (now == READ_ONCE(*seen))
+		return false;
+	WRITE_ONCE(*seen, now);
+	return true;
+}
+
+/* The level @memcg's own counters show now, for a charge of @charge pages. */
+static enum skm_level skm_memcg_seen(struct mem_cgroup *memcg,
+				     struct skm_memcg *sm,
+				     unsigned long charge, unsigned int sources)
+{
+	enum skm_level level = SKM_LEVEL_NONE;
+
+	if (sources & BIT(SKM_SOURCE_HEADROOM))
+		level = skm_headroom_level(page_counter_read(&memcg->memory),
+					   charge, READ_ONCE(memcg->memory.high),
+					   READ_ONCE(memcg->memory.max),
+					   READ_ONCE(skm_headroom_pct));
+
+	if (sources & BIT(SKM_SOURCE_PSI)) {
+		struct psi_group *psi = memcg->css.cgroup->psi;
+
+		if (psi)
+			level = max(level, skm_psi_level(READ_ONCE(psi->avg[PSI_MEM_SOME][0]),
+							 READ_ONCE(psi->avg[PSI_MEM_FULL][0]),
+							 READ_ONCE(skm_psi_some_pct),
+							 READ_ONCE(skm_psi_full_pct)));
+	}
+
+	if ((sources & BIT(SKM_SOURCE_EVENTS)) && sm) {
+		bool high = skm_event_new(&sm->events[0],
+					  &memcg->memory_events[MEMCG_HIGH]);
+		bool max = skm_event_new(&sm->events[1],
+					 &memcg->memory_events[MEMCG_MAX]);
+
+		max |= skm_event_new(&sm->events[2], &memcg->memory_events[MEMCG_OOM]);
+		max |= skm_event_new(&sm->events[3],
+				     &memcg->memory_events[MEMCG_OOM_KILL]);
+		level = max(level, skm_events_level(high, max));
+	}
+	return level;
+}
+
+/*
+ * The pressure level of @memcg, its ancestors included (the root excepted),
+ * for a charge of @charge pages. Levels seen are held on each memcg's state;
+ * vmpressure's levels arrive there from skm_throttle_vmpressure().
+ * Call under rcu_read_lock(), with @memcg pinned (a socket's memcg is).
+ */
+static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
+				      unsigned long charge)
+{
+	unsigned int sources = READ_ONCE(skm_pressure_sources);
+	unsigned long hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
+	enum skm_level level = SKM_LEVEL_NONE;
+	unsigned long now = jiffies;
+
+	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
+		struct skm_memcg *sm;
+		enum skm_level seen;
+
+		/* events compares with the last look, so it needs state */
+		if (sources & BIT(SKM_SOURCE_EVENTS))
+			sm = skm_memcg_get(memcg, GFP_ATOMIC);
+		else
+			sm = skm_memcg_find(memcg);
+		seen = skm_memcg_seen(memcg, sm, charge, sources);
+		if (!sm && seen != SKM_LEVEL_NONE)
+			sm = skm_memcg_get(memcg, GFP_ATOMIC);
+		if (sm)
+			seen = skm_memcg_hold(sm, seen, now, hold);
+		level = max(level, seen);
+	}
+	return level;
+}
+
+/* net/core/sock.c: sk_enter_memory_pressure(), the same in 6.1 and 6.12 */
+static void skm_sk_enter_memory_pressure(struct sock *sk)
+{
+	if (sk->sk_prot->enter_memory_pressure)
+		sk->sk_prot->enter_memory_pressure(sk);
+}
+
+/* net/core/sock.c: sk_leave_memory_pressure(), the same in 6.1 and 6.12 */
+static void skm_sk_leave_memory_pressure(struct sock *sk)
+{
+	if (sk->sk_prot->leave_memory_pressure) {
+		sk->sk_prot->leave_memory_pressure(sk);
+	} else {
+		unsigned long *memory_pressure = sk->sk_prot->memory_pressure;
+
+		if (memory_pressure && READ_ONCE(*memory_pressure))
+			WRITE_ONCE(*memory_pressure, 0);
+	}
+}
+
+/* The rmem0/wmem0 guarantee of __sk_mem_raise_allocated(), both kernels. */
+static bool skm_sk_below_min(struct sock *sk, int kind)
+{
+	int wmem0;
+
+	if (kind == SK_MEM_RECV)
+		return atomic_read(&sk->sk_rmem_alloc) < sk_get_rmem0(sk, sk->sk_prot);
+	wmem0 = sk_get_wmem0(sk, sk->sk_prot);
+	if (sk->sk_type == SOCK_STREAM)
+		return sk->sk_wmem_queued < wmem0;
+	return refcount_read(&sk->sk_wmem_alloc) < wmem0;
+}
+
+/**
+ * skm_throttle_raise() - the throttle policy for __sk_mem_raise_allocated()
+ * @sk: socket
+ * @size: bytes asked for
+ * @amt: pages to charge
+ * @kind: SK_MEM_SEND or SK_MEM_RECV
+ *
+ * Return: 0 when the allocation is suppressed here, exactly as the kernel
+ * would suppress it over its hard limit (nothing was added or charged), or
+ * SKM_THROTTLE_KERNEL to let the kernel's own function run.
+ */
+int skm_throttle_raise(struct sock *sk, int size, int amt, int kind)
+{
+	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
+	struct skm_raise_in in = {
+		.pressure_aware = sk_has_memory_pressure(sk),
+		.softirq = in_softirq(),
+		.throttle_level = READ_ONCE(skm_throttle_level),
+	};
+	enum skm_dir dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
+	int ret = SKM_THROTTLE_KERNEL;
+	struct skm_memcg *sm;
+	unsigned int verdict;
+
+	if (!in.pressure_aware || !memcg)
+		return ret;
+
+	rcu_read_lock();
+	in.level = skm_memcg_level(memcg, amt);
+	if (!skm_throttle_applies(in.level, in.softirq, in.throttle_level))
+		goto out;
+
+	in.allocated = sk_memory_allocated(sk) + amt;
+	in.limits[0] = sk_prot_mem_limits(sk, 0);
+	in.limits[1] = sk_prot_mem_limits(sk, 1);
+	in.limits[2] = sk_prot_mem_limits(sk, 2);
+	in.below_min = skm_sk_below_min(sk, kind);
+	verdict = skm_raise_decide(in);
+	if (!(verdict & SKM_RAISE_THROTTLE))
+		goto out;
+
+	if (verdict & SKM_RAISE_LEAVE_PRESSURE)
+		skm_sk_leave_memory_pressure(sk);
+	if (verdict & SKM_RAISE_ENTER_PRESSURE)
+		skm_sk_enter_memory_pressure(sk);
+
+	/* suppress_allocation: of __sk_mem_raise_allocated() */
+	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
+		sk_stream_moderate_sndbuf(sk);
+		/* Under its sndbuf the kernel forces the charge through. */
+		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf)
+			goto out;
+	}
+
+	sm = skm_memcg_find(memcg);
+	if (sm)
+		atomic_long_inc(&sm->throttled[dir]);
+	skm_stat_inc(dir == SKM_DIR_TX ? SKM_STAT_THROTTLED_TX : SKM_STAT_THROTTLED_RX);
+	trace_throttle(cgroup_id(memcg->css.cgroup), in.level, dir, size);
+	ret = 0;
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * skm_throttle_charge_gfp() - the gfp of a socket charge to a memcg
+ * @gfp: what the kernel asks for
+ *
+ * A forced socket charge (__GFP_NOFAIL: under sndbuf, TCP's forced memory
+ * schedule, accept) never invokes the memcg OOM killer: with
+ * __GFP_RETRY_MAYFAIL, try_charge_memcg() reclaims, then forces the charge
+ * past the limit instead of killing. Only pressure-aware protocols make
+ * forced socket charges, so UDP is untouched.
+ */
+gfp_t skm_throttle_charge_gfp(gfp_t gfp)
+{
+	if (gfp & __GFP_NOFAIL)
+		gfp |= __GFP_RETRY_MAYFAIL;
+	return gfp;
+}
+
+/**
+ * skm_throttle_vmpressure() - feed a reclaim result to the vmpressure source
+ * @gfp: reclaim context, as vmpressure() gets it
+ * @memcg: the memcg reclaimed from
+ * @tree: vmpressure()'s subtree accounting; only the memcg's own counts
+ * @scanned: pages scanned
+ * @reclaimed: pages reclaimed
+ *
+ * The same filter and window as vmpressure() for memcg->socket_pressure, on
+ * our own counters: the kernel's are left as they are.
+ */
+void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
+			     unsigned long scanned, unsigned long reclaimed)
+{
+	enum skm_level level = SKM_LEVEL_NONE;
+	struct skm_memcg *sm;
+
+	if (tree || !scanned || !memcg || !memcg->css.parent ||
+	    !(gfp & (__GFP_HIGHMEM | __GFP_MOVABLE | __GFP_IO | __GFP_FS)) ||
+	    !(READ_ONCE(skm_pressure_sources) & BIT(SKM_SOURCE_VMPRESSURE)))
+		return;
+
+	rcu_read_lock();
+	sm = skm_memcg_get(memcg, GFP_NOWAIT);
+	if (sm) {
+		spin_lock(&sm->vmpr_lock);
+		sm->vmpr_scanned += scanned;
+		sm->vmpr_reclaimed += reclaimed;
+		if (sm->vmpr_scanned >= SKM_VMPRESSURE_WIN) {
+			level = skm_vmpressure_level(sm->vmpr_scanned,
+						     sm->vmpr_reclaimed);
+			sm->vmpr_scanned = 0;
+			sm->vmpr_reclaimed = 0;
+		}
+		spin_unlock(&sm->vmpr_lock);
+		skm_memcg_hold(sm, level, jiffies,
+			       msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms)));
+	}
+	rcu_read_unlock();
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * skmemcg:throttle - a pressure-aware socket allocation suppressed because
+ * its memcg (or an ancestor) is under pressure. For perf and bpftrace:
+ *   perf record -e skmemcg:throttle -a
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM skmemcg
+
+#if !defined(_SKMEMCG_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _SKMEMCG_TRACE_H
+
+#include <linux/tracepoint.h>
+
+TRACE_EVENT(throttle,
+
+	TP_PROTO(u64 cgroup_id, int level, int dir, int size),
+
+	TP_ARGS(cgroup_id, level, dir, size),
+
+	TP_STRUCT__entry(
+		__field(u64, cgroup_id)
+		__field(int, level)
+		__field(int, dir)
+		__field(int, size)
+	),
+
+	TP_fast_assign(
+		__entry->cgroup_id = cgroup_id;
+		__entry->level = level;
+		__entry->dir = dir;
+		__entry->size = size;
+	),
+
+	TP_printk("cgroup_id=%llu level=%s dir=%s size=%d",
+		  __entry->cgroup_id,
+		  __print_symbolic(__entry->level,
+				   { 0, "none" }, { 1, "medium" }, { 2, "critical" }),
+		  __entry->dir ? "rx" : "tx", __entry->size)
+);
+
+#endif /* _SKMEMCG_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>

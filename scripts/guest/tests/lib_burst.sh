@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+# Seed 000's failure at small scale, as one function the throttle test and
+# the demo share. A cgroup with memory.max BURST_MAX_MB runs a workload that
+# keeps BURST_RESIDENT_MB of anonymous memory and does its own non-socket
+# work (skm-hog: map, touch, unmap BURST_WORK_MB, rounds counted); then a
+# socket burst starts in the same cgroup (skm-burst: TCP connections whose
+# receivers never read) next to loopback UDP that is read (skm-udp).
+#
+# burst_run CONFIG: CONFIG is stock (no module), high (memory.high
+# BURST_HIGH_MB, no module) or skmemcg (modprobe skmemcg throttle=1). Prints
+# one line:
+#   config=C oom_kills=N hog_quiet=R hog_burst=R hog_pct=P sent_mib=M
+#   udp_quiet=R udp_burst=R throttled_tx=N throttled_rx=N
+# hog_* and udp_* are per second; hog_pct is hog_burst as a percentage of
+# hog_quiet; hog_burst is 0 if the hog was killed.
+
+BURST_MAX_MB=${BURST_MAX_MB:-96}
+BURST_HIGH_MB=${BURST_HIGH_MB:-80}
+BURST_RESIDENT_MB=${BURST_RESIDENT_MB:-64}
+BURST_WORK_MB=${BURST_WORK_MB:-4}
+BURST_CONNS=${BURST_CONNS:-8}
+BURST_BUF_KIB=${BURST_BUF_KIB:-4096}
+BURST_QUIET_S=${BURST_QUIET_S:-3}
+BURST_S=${BURST_S:-8}
+
+# in_cgroup CG CMD...: run CMD inside cgroup CG.
+in_cgroup() {
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"
+}
+
+# field NAME FILE: the value of NAME=value in the last line of FILE that has it.
+field() {
+	sed -n "s/.*\<$1=\([0-9.]*\).*/\1/p" "$2" | tail -n 1
+}
+
+burst_run() {
+	config=$1
+	cg=/sys/fs/cgroup/burst
+	tx0=0 rx0=0
+	echo 16777216 > /proc/sys/net/core/rmem_max
+	echo 16777216 > /proc/sys/net/core/wmem_max
+	mkdir "$cg" || fail "mkdir $cg"
+	echo $((BURST_MAX_MB << 20)) > "$cg/memory.max"
+	[ "$config" = high ] && echo $((BURST_HIGH_MB << 20)) > "$cg/memory.high"
+	if [ "$config" = skmemcg ]; then
+		modprobe skmemcg throttle=1 || fail "modprobe skmemcg throttle=1"
+		tx0=$(skm_stat throttled_tx)
+		rx0=$(skm_stat throttled_rx)
+	fi
+	kills0=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events")
+
+	total=$((BURST_QUIET_S + BURST_S))
+	in_cgroup "$cg" skm-hog -r "$BURST_RESIDENT_MB" -w "$BURST_WORK_MB" -t "$total" > /tmp/hog.out &
+	hog=$!
+	while ! grep -q ready /tmp/hog.out && kill -0 $hog 2>/dev/null; do
+		sleep 0.1
+	done
+	in_cgroup "$cg" skm-udp -t "$BURST_QUIET_S" > /tmp/udpq.out
+	# The burst starts when the hog's quiet phase ends.
+	while ! grep -q "tick=$BURST_QUIET_S " /tmp/hog.out && kill -0 $hog 2>/dev/null; do
+		sleep 0.1
+	done
+	quiet=$(field rounds /tmp/hog.out)
+	in_cgroup "$cg" skm-burst -c "$BURST_CONNS" -b "$BURST_BUF_KIB" -t "$BURST_S" > /tmp/burst.out &
+	burst=$!
+	in_cgroup "$cg" skm-udp -t "$BURST_S" > /tmp/udpb.out
+	wait $burst
+	wait $hog
+	hog_rc=$?
+
+	kills=$(( $(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events") - kills0 ))
+	last=$(field rounds /tmp/hog.out)
+	if [ "$hog_rc" -eq 0 ]; then
+		hog_burst=$(awk -v a="$last" -v b="$quiet" -v s="$BURST_S" 'BEGIN { printf "%.1f", (a - b) / s }')
+	else
+		hog_burst=0
+	fi
+	hog_quiet=$(awk -v b="$quiet" -v s="$BURST_QUIET_S" 'BEGIN { printf "%.1f", b / s }')
+	sent=$(field sent /tmp/burst.out)
+	udpq=$(field received /tmp/udpq.out)
+	udpb=$(field received /tmp/udpb.out)
+	tx=0 rx=0
+	if [ "$config" = skmemcg ]; then
+		tx=$(( $(skm_stat throttled_tx) - tx0 ))
+		rx=$(( $(skm_stat throttled_rx) - rx0 ))
+		rmmod skmemcg || fail "rmmod skmemcg"
+	fi
+	echo "config=$config oom_kills=$kills hog_quiet=$hog_quiet hog_burst=$hog_burst" \
+	     "hog_pct=$(awk -v a="$hog_burst" -v b="$hog_quiet" 'BEGIN { printf "%d", (b > 0 ? 100 * a / b : 0) }')" \
+	     "sent_mib=$(( ${sent:-0} >> 20 ))" \
+	     "udp_quiet=$(awk -v n="${udpq:-0}" -v s="$BURST_QUIET_S" 'BEGIN { printf "%d", n / s }')" \
+	     "udp_burst=$(awk -v n="${udpb:-0}" -v s="$BURST_S" 'BEGIN { printf "%d", n / s }')" \
+	     "throttled_tx=$tx throttled_rx=$rx"
+
+	for p in $(cat "$cg/cgroup.procs"); do kill -9 "$p"; done
+	while ! rmdir "$cg" 2>/dev/null; do sleep 0.1; done
+}

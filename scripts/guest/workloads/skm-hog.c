@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * skm-hog: the workload's own, non-socket work. Keeps RESIDENT MiB of
+ * anonymous memory touched, then for SECONDS maps WORK MiB, writes every
+ * page, unmaps it, and counts the rounds.
+ *
+ *   skm-hog -r RESIDENT -w WORK -t SECONDS
+ *
+ * Once RESIDENT is touched it prints "ready", then "tick=T rounds=N" every
+ * second, and "rounds=N seconds=S" at the end (all flushed at once, so a
+ * reader sees progress). Killed by the OOM killer, it stops printing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *touch(size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	for (i = 0; i < len; i += page)
+		p[i] = 1;
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	size_t resident = 0, work = 4;
+	double seconds = 5, t0;
+	long rounds = 0;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "r:w:t:")) != -1) {
+		if (opt == 'r')
+			resident = atol(optarg);
+		else if (opt == 'w')
+			work = atol(optarg);
+		else if (opt == 't')
+			seconds = atof(optarg);
+		else
+			return 2;
+	}
+	int tick = 0;
+
+	if (resident)
+		touch(resident << 20);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("ready\n");
+	t0 = now();
+	while (now() - t0 < seconds) {
+		munmap(touch(work << 20), work << 20);
+		rounds++;
+		if (now() - t0 >= tick + 1)
+			printf("tick=%d rounds=%ld\n", ++tick, rounds);
+	}
+	printf("rounds=%ld seconds=%.2f\n", rounds, now() - t0);
+	return 0;
+}
