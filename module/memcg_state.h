@@ -41,7 +41,7 @@ struct skm_memcg {
 	u64 cgroup_id;
 	unsigned long state;
 	unsigned long events[4];
-	spinlock_t vmpr_lock;
+	spinlock_t vmpr_lock;	/* protects the vmpressure window */
 	unsigned long vmpr_scanned;
 	unsigned long vmpr_reclaimed;
 	atomic_long_t throttled[SKM_DIR_NR];

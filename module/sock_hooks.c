@@ -70,8 +70,7 @@ bool notrace skm_mem_cgroup_charge_skmem(struct mem_cgroup *memcg,
 
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
-	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(memcg, nr_pages,
-							     gfp_mask);
+	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(memcg, nr_pages, gfp_mask);
 	skm_hook_exit(idx);
 	return ret;
 }

@@ -13,30 +13,21 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(throttle,
-
-	TP_PROTO(u64 cgroup_id, int level, int dir, int size),
-
-	TP_ARGS(cgroup_id, level, dir, size),
-
-	TP_STRUCT__entry(
-		__field(u64, cgroup_id)
-		__field(int, level)
-		__field(int, dir)
-		__field(int, size)
-	),
-
-	TP_fast_assign(
-		__entry->cgroup_id = cgroup_id;
-		__entry->level = level;
-		__entry->dir = dir;
-		__entry->size = size;
-	),
-
-	TP_printk("cgroup_id=%llu level=%s dir=%s size=%d",
-		  __entry->cgroup_id,
-		  __print_symbolic(__entry->level,
-				   { 0, "none" }, { 1, "medium" }, { 2, "critical" }),
-		  __entry->dir ? "rx" : "tx", __entry->size)
+	    TP_PROTO(u64 cgroup_id, int level, int dir, int size),
+	    TP_ARGS(cgroup_id, level, dir, size),
+	    TP_STRUCT__entry(__field(u64, cgroup_id)
+			     __field(int, level)
+			     __field(int, dir)
+			     __field(int, size)),
+	    TP_fast_assign(__entry->cgroup_id = cgroup_id;
+			   __entry->level = level;
+			   __entry->dir = dir;
+			   __entry->size = size;),
+	    TP_printk("cgroup_id=%llu level=%s dir=%s size=%d",
+		      __entry->cgroup_id,
+		      __print_symbolic(__entry->level,
+				       { 0, "none" }, { 1, "medium" }, { 2, "critical" }),
+		      __entry->dir ? "rx" : "tx", __entry->size)
 );
 
 #endif /* _SKMEMCG_TRACE_H */

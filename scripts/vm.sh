@@ -6,7 +6,10 @@
 # the named guest test cases and report each as PASS or FAIL.
 #
 #   scripts/vm.sh [-k KVER] [-t case,case...] [-T seconds-per-case]
-#                 [-c cpus] [-m MiB] [-a "extra kernel args"] [-q]
+#                 [-c cpus] [-m MiB] [-a "extra kernel args"]
+#                 [-e "VAR=value ..."] [-q]
+#
+# -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
 #
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
 # cases default to every file in scripts/guest/tests/ except lib.sh; the
@@ -29,8 +32,9 @@ case_timeout=300
 cpus=2
 mem=1024
 append_extra=
+guest_env=
 quiet=
-while getopts "k:t:T:c:m:a:q" opt; do
+while getopts "k:t:T:c:m:a:e:q" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
 	t) cases=$OPTARG ;;
@@ -38,6 +42,7 @@ while getopts "k:t:T:c:m:a:q" opt; do
 	c) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	a) append_extra=$OPTARG ;;
+	e) guest_env=$(echo "$OPTARG" | tr ' ' ',') ;;
 	q) quiet=1 ;;
 	*) skm_die "usage: see the header of $0" ;;
 	esac
@@ -114,7 +119,7 @@ timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu max -m "$mem" -smp "$cpus" \
 	-nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 skmtests=$cases skmtimeout=$case_timeout $append_extra" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
 	< /dev/null > "$log" 2>&1
 qemu_rc=$?
 set -e

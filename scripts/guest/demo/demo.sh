@@ -1,25 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0
-# The README's demo: load skmemcg with parameters, show its knobs, hooks and
-# statistics around some loopback TCP traffic, tune it live, unload it.
+# The README's demo: seed 000's failure side by side. A cgroup (memory.max
+# 96 MiB) runs a workload holding 64 MiB and doing its own work in 4 MiB
+# rounds; then a socket burst starts in it (8 TCP connections whose
+# receivers never read, plus UDP that is read). Three ways to live with it:
+#   stock     no module                -> the OOM killer
+#   high      memory.high 72 MiB       -> no kill, the workload crawls
+#   skmemcg   modprobe skmemcg throttle=1 -> no kill, only sockets slow
 . /tests/lib.sh
+. /tests/lib_burst.sh
 
 show() {
 	echo "\$ $*"
 	sh -c "$*" 2>&1 | sed 's/^/  /'
 }
 
-show modprobe skmemcg instrument=1
-show 'dmesg | grep "skmemcg: loaded"'
-show 'grep . /sys/module/skmemcg/parameters/*'
-show ls /sys/kernel/debug/skmemcg
-show 'grep skm_ /sys/kernel/tracing/enabled_functions'
-show skm-tcp -b 32 -c 2
-show cat /sys/kernel/debug/skmemcg/stats
-show 'echo 0 > /sys/kernel/debug/skmemcg/enabled'
-show skm-tcp -b 32 -c 2
-show 'cat /sys/kernel/debug/skmemcg/stats   # unchanged: hooks pass through'
-show 'echo maybe > /sys/kernel/debug/skmemcg/enabled   # refused, value kept'
-show cat /sys/kernel/debug/skmemcg/enabled
+echo "== skmemcg loads with parameters, tunes live, unloads clean"
+show modprobe skmemcg throttle=1 throttle_level=medium pressure_source=events,headroom
+show 'grep . /sys/module/skmemcg/parameters/* | grep -v test_'
+show 'echo critical > /sys/kernel/debug/skmemcg/throttle_level; cat /sys/kernel/debug/skmemcg/throttle_level'
+show 'echo maybe > /sys/kernel/debug/skmemcg/throttle   # refused, value kept'
 show rmmod skmemcg
-show 'grep -c skm_ /sys/kernel/tracing/enabled_functions'
+
+echo
+echo "== seed 000: a socket burst in a cgroup near its memory.max (one run each)"
+for config in stock high skmemcg; do
+	burst_run $config | tee -a /tmp/demo.results
+done
+echo
+awk 'BEGIN {
+	printf "%-8s %9s %22s %14s %14s %14s\n", "config", "OOM kills",
+	       "workload speed (burst)", "TCP sent MiB", "UDP dgram/s", "throttled tx/rx"
+}
+{
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	printf "%-8s %9s %21s%% %14s %14s %14s\n", v["config"], v["oom_kills"],
+	       v["hog_pct"], v["sent_mib"], v["udp_burst"], v["throttled_tx"] "/" v["throttled_rx"]
+}' /tmp/demo.results
 exit 0

@@ -7,15 +7,16 @@
 # receivers never read) next to loopback UDP that is read (skm-udp).
 #
 # burst_run CONFIG: CONFIG is stock (no module), high (memory.high
-# BURST_HIGH_MB, no module) or skmemcg (modprobe skmemcg throttle=1). Prints
-# one line:
+# BURST_HIGH_MB, no module: 72 MiB is what it takes here to avoid the kill),
+# skmemcg (modprobe skmemcg throttle=1) or off (modprobe skmemcg throttle=0,
+# which must behave as stock). Prints one line:
 #   config=C oom_kills=N hog_quiet=R hog_burst=R hog_pct=P sent_mib=M
 #   udp_quiet=R udp_burst=R throttled_tx=N throttled_rx=N
 # hog_* and udp_* are per second; hog_pct is hog_burst as a percentage of
 # hog_quiet; hog_burst is 0 if the hog was killed.
 
 BURST_MAX_MB=${BURST_MAX_MB:-96}
-BURST_HIGH_MB=${BURST_HIGH_MB:-80}
+BURST_HIGH_MB=${BURST_HIGH_MB:-72}
 BURST_RESIDENT_MB=${BURST_RESIDENT_MB:-64}
 BURST_WORK_MB=${BURST_WORK_MB:-4}
 BURST_CONNS=${BURST_CONNS:-8}
@@ -42,6 +43,9 @@ burst_run() {
 	mkdir "$cg" || fail "mkdir $cg"
 	echo $((BURST_MAX_MB << 20)) > "$cg/memory.max"
 	[ "$config" = high ] && echo $((BURST_HIGH_MB << 20)) > "$cg/memory.high"
+	if [ "$config" = off ]; then
+		modprobe skmemcg throttle=0 || fail "modprobe skmemcg throttle=0"
+	fi
 	if [ "$config" = skmemcg ]; then
 		modprobe skmemcg throttle=1 || fail "modprobe skmemcg throttle=1"
 		tx0=$(skm_stat throttled_tx)
@@ -83,8 +87,8 @@ burst_run() {
 	if [ "$config" = skmemcg ]; then
 		tx=$(( $(skm_stat throttled_tx) - tx0 ))
 		rx=$(( $(skm_stat throttled_rx) - rx0 ))
-		rmmod skmemcg || fail "rmmod skmemcg"
 	fi
+	case $config in skmemcg|off) rmmod skmemcg || fail "rmmod skmemcg" ;; esac
 	echo "config=$config oom_kills=$kills hog_quiet=$hog_quiet hog_burst=$hog_burst" \
 	     "hog_pct=$(awk -v a="$hog_burst" -v b="$hog_quiet" 'BEGIN { printf "%d", (b > 0 ? 100 * a / b : 0) }')" \
 	     "sent_mib=$(( ${sent:-0} >> 20 ))" \

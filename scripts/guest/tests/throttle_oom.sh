@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Seed 000 at small scale (lib_burst.sh): stock gets OOM kills, memory.high
 # avoids them by slowing the whole cgroup, skmemcg avoids them by throttling
-# only the sockets. Configurations interleaved, BURST_ROUNDS rounds each.
+# only the sockets. Configurations interleaved, BURST_ROUNDS rounds each;
+# one run with the module loaded but throttle=0 must be killed like stock.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -9,7 +10,9 @@ rounds=${BURST_ROUNDS:-3}
 : > /tmp/results
 i=0
 while [ $i -lt "$rounds" ]; do
-	for config in stock high skmemcg; do
+	configs="stock high skmemcg"
+	[ $i -eq 0 ] && configs="$configs off"
+	for config in $configs; do
 		line=$(burst_run $config)
 		echo "$line"
 		echo "$line" >> /tmp/results
@@ -31,11 +34,13 @@ note "TCP sent MiB (median): stock $(median stock sent_mib), memory.high $(media
      "skmemcg $(median skmemcg sent_mib)"
 note "UDP datagrams/s during the burst (median): stock $(median stock udp_burst)," \
      "memory.high $(median high udp_burst), skmemcg $(median skmemcg udp_burst)"
-note "throttled: tx $(sum skmemcg throttled_tx), rx $(sum skmemcg throttled_rx)"
+note "throttled: tx $(sum skmemcg throttled_tx), rx $(sum skmemcg throttled_rx);" \
+     "module loaded with throttle=0: $(sum off oom_kills) kills"
 
 [ "$stock_runs_killed" -eq "$rounds" ] ||
 	fail "stock was OOM-killed in only $stock_runs_killed of $rounds runs: the scenario does not reproduce"
 expect_eq "OOM kills with skmemcg" "$(sum skmemcg oom_kills)" 0
+[ "$(sum off oom_kills)" -gt 0 ] || fail "with throttle=0 the module did not behave as stock (no kill)"
 [ "$(min skmemcg sent_mib)" -gt 0 ] || fail "senders made no progress under skmemcg"
 [ $(( $(sum skmemcg throttled_tx) + $(sum skmemcg throttled_rx) )) -gt 0 ] ||
 	fail "skmemcg throttled nothing"

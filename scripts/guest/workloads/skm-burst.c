@@ -1,25 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * skm-burst: a socket memory burst. CONNS loopback TCP connections whose
- * receivers never read; the senders write as fast as the kernel lets them
- * for SECONDS. Both ends ask for BUF KiB of socket buffer (raise
- * net.core.rmem_max/wmem_max first for more than their defaults).
+ * receivers never read; one thread per connection writes as fast as the
+ * kernel lets it for SECONDS, with blocking writes (SO_SNDTIMEO 100 ms, so
+ * that a blocked writer still sees the deadline), as most servers do. Both
+ * ends ask for BUF KiB of socket buffer (raise net.core.rmem_max/wmem_max
+ * first for more than their defaults).
  *
  *   skm-burst -c CONNS -b BUF_KIB -t SECONDS
  *
  * Prints "sent=BYTES seconds=S"; the sockets close on exit.
  */
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_CONNS 256
+
+static double seconds = 5, t0;
+static long long sent[MAX_CONNS];
 
 static double now(void)
 {
@@ -29,15 +34,31 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void *writer(void *arg)
+{
+	long i = (long)arg;
+	static char data[65536];
+	int fd = (int)(sent[i]);
+
+	sent[i] = 0;
+	while (now() - t0 < seconds) {
+		ssize_t n = write(fd, data, sizeof(data));
+
+		if (n > 0)
+			sent[i] += n;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
+	struct timeval timeout = { .tv_usec = 100000 };
 	socklen_t alen = sizeof(addr);
-	struct pollfd pfd[MAX_CONNS];
-	int conns = 8, buf = 4096, opt, lfd, i;
-	static char data[65536];
-	double seconds = 5, t0;
-	long long sent = 0;
+	pthread_t threads[MAX_CONNS];
+	int conns = 8, buf = 4096, opt, lfd;
+	long long total = 0;
+	long i;
 
 	while ((opt = getopt(argc, argv, "c:b:t:")) != -1) {
 		if (opt == 'c')
@@ -64,30 +85,21 @@ int main(int argc, char **argv)
 		int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
 		if (connect(fd, (void *)&addr, sizeof(addr)) ||
 		    accept(lfd, NULL, NULL) < 0) {	/* never read */
 			perror("connect");
 			return 1;
 		}
-		fcntl(fd, F_SETFL, O_NONBLOCK);
-		pfd[i].fd = fd;
-		pfd[i].events = POLLOUT;
+		sent[i] = fd;
 	}
-
 	t0 = now();
-	while (now() - t0 < seconds) {
-		if (poll(pfd, conns, 100) <= 0)
-			continue;
-		for (i = 0; i < conns; i++) {
-			ssize_t n;
-
-			if (!(pfd[i].revents & POLLOUT))
-				continue;
-			n = write(pfd[i].fd, data, sizeof(data));
-			if (n > 0)
-				sent += n;
-		}
+	for (i = 0; i < conns; i++)
+		pthread_create(&threads[i], NULL, writer, (void *)i);
+	for (i = 0; i < conns; i++) {
+		pthread_join(threads[i], NULL);
+		total += sent[i];
 	}
-	printf("sent=%lld seconds=%.2f\n", sent, now() - t0);
+	printf("sent=%lld seconds=%.2f\n", total, now() - t0);
 	return 0;
 }

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# Per-memcg state of the throttle: the cgroups file shows a throttled
+# cgroup, the skmemcg:throttle tracepoint fires, UDP is never throttled, and
+# the state of a memcg removed while its sockets live on (a zombie) is freed
+# when the memcg is, not before.
+. /tests/lib.sh
+. /tests/lib_burst.sh
+
+load throttle=1
+echo 16777216 > /proc/sys/net/core/rmem_max
+echo 16777216 > /proc/sys/net/core/wmem_max
+cg=/sys/fs/cgroup/state
+mkdir "$cg"
+echo $((32 << 20)) > "$cg/memory.max"
+echo 1 > $TRACING/events/skmemcg/throttle/enable || fail "no skmemcg:throttle tracepoint"
+echo > $TRACING/trace
+
+# UDP alone, well under the limit and then with the limit in the reserve:
+# never throttled.
+in_cgroup "$cg" skm-udp -t 1 > /tmp/udp.out
+expect_eq "throttled after UDP" "$(( $(skm_stat throttled_tx) + $(skm_stat throttled_rx) ))" 0
+
+in_cgroup "$cg" skm-burst -c 8 -b 4096 -t 6 > /tmp/burst.out &
+burst=$!
+sleep 3
+line=$(grep '^/state ' $DBG/cgroups)
+note "cgroups: $line"
+[ -n "$line" ] || fail "/state not in cgroups: $(cat $DBG/cgroups)"
+set -- $line
+[ $(($4 + $5)) -gt 0 ] || fail "cgroups shows no throttling for /state"
+ev=$(grep -m1 'skmemcg_throttle\|throttle:' $TRACING/trace)
+note "trace: $ev"
+echo "$ev" | grep -q "cgroup_id=[0-9]* level=\(medium\|critical\) dir=\(tx\|rx\) size=" ||
+	fail "no skmemcg:throttle event"
+echo 0 > $TRACING/events/skmemcg/throttle/enable
+
+# Move the sender out and remove the cgroup while its sockets are open.
+freed0=$(skm_stat memcgs_freed)
+for p in $(cat "$cg/cgroup.procs"); do echo "$p" > /sys/fs/cgroup/cgroup.procs; done
+rmdir "$cg" || fail "rmdir $cg"
+sleep 1
+expect_eq "state freed while the zombie memcg has sockets" "$(skm_stat memcgs_freed)" "$freed0"
+wait $burst
+# The outputs are tmpfs pages charged to the cgroup; they pin it too.
+rm -f /tmp/udp.out /tmp/burst.out
+i=0
+while [ "$(skm_stat memcgs_freed)" = "$freed0" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ "$(skm_stat memcgs_freed)" -gt "$freed0" ] || fail "state not freed after the memcg went"
+note "memcgs tracked $(skm_stat memcgs_tracked), freed $(skm_stat memcgs_freed)"
+unload
+exit 0
