@@ -36,10 +36,40 @@ static void skm_key_set(struct static_key *key, bool on)
 		static_key_disable(key);
 }
 
+/*
+ * A bool knob that switches a static key, so that code it turns off costs
+ * one patched branch. The key follows the value once the module is live.
+ */
+struct skm_bool_knob {
+	bool *val;
+	struct static_key *key;
+};
+
+static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
+{
+	const struct skm_bool_knob *knob = kp->arg;
+	bool on;
+	int ret = skm_parse_bool(val, &on);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(*knob->val, on);
+	if (skm_live)
+		skm_key_set(knob->key, on);
+	return 0;
+}
+
 static int skm_param_get_bool(char *buf, const struct kernel_param *kp)
 {
-	return sprintf(buf, "%c\n", READ_ONCE(*(bool *)kp->arg) ? 'Y' : 'N');
+	const struct skm_bool_knob *knob = kp->arg;
+
+	return sprintf(buf, "%c\n", READ_ONCE(*knob->val) ? 'Y' : 'N');
 }
+
+static const struct kernel_param_ops skm_bool_ops = {
+	.set = skm_param_set_bool,
+	.get = skm_param_get_bool,
+};
 
 /* An unsigned int knob with an inclusive range, checked by its setter. */
 struct skm_uint_knob {
@@ -77,25 +107,9 @@ static const struct kernel_param_ops skm_uint_ops = {
  * function runs the kernel's own code at the cost of the ftrace site alone.
  */
 bool skm_enabled __read_mostly = true;
-
-static int skm_enabled_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int ret = skm_parse_bool(val, &on);
-
-	if (ret)
-		return ret;
-	WRITE_ONCE(skm_enabled, on);
-	if (skm_live)
-		skm_key_set(&skm_enabled_key.key, on);
-	return 0;
-}
-
-static const struct kernel_param_ops skm_enabled_ops = {
-	.set = skm_enabled_set,
-	.get = skm_param_get_bool,
-};
-module_param_cb(enabled, &skm_enabled_ops, &skm_enabled, 0644);
+static struct skm_bool_knob skm_enabled_knob = {
+	&skm_enabled, &skm_enabled_key.key };
+module_param_cb(enabled, &skm_bool_ops, &skm_enabled_knob, 0644);
 MODULE_PARM_DESC(enabled,
 		 "Master switch: N passes every hooked call to the kernel's own function (bool, default Y)");
 
@@ -104,25 +118,9 @@ MODULE_PARM_DESC(enabled,
  * Costs one per-CPU increment per call while on.
  */
 bool skm_instrument __read_mostly;
-
-static int skm_instrument_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int ret = skm_parse_bool(val, &on);
-
-	if (ret)
-		return ret;
-	WRITE_ONCE(skm_instrument, on);
-	if (skm_live)
-		skm_key_set(&skm_instrument_key.key, on);
-	return 0;
-}
-
-static const struct kernel_param_ops skm_instrument_ops = {
-	.set = skm_instrument_set,
-	.get = skm_param_get_bool,
-};
-module_param_cb(instrument, &skm_instrument_ops, &skm_instrument, 0644);
+static struct skm_bool_knob skm_instrument_knob = {
+	&skm_instrument, &skm_instrument_key.key };
+module_param_cb(instrument, &skm_bool_ops, &skm_instrument_knob, 0644);
 MODULE_PARM_DESC(instrument,
 		 "Count calls of each hooked function in debugfs stats (bool, default N)");
 
@@ -150,25 +148,9 @@ MODULE_PARM_DESC(test_fail_install,
  * ancestor is under pressure (seed 000; see pressure.h). Default off.
  */
 bool skm_throttle __read_mostly;
-
-static int skm_throttle_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int ret = skm_parse_bool(val, &on);
-
-	if (ret)
-		return ret;
-	WRITE_ONCE(skm_throttle, on);
-	if (skm_live)
-		skm_key_set(&skm_throttle_key.key, on);
-	return 0;
-}
-
-static const struct kernel_param_ops skm_throttle_ops = {
-	.set = skm_throttle_set,
-	.get = skm_param_get_bool,
-};
-module_param_cb(throttle, &skm_throttle_ops, &skm_throttle, 0644);
+static struct skm_bool_knob skm_throttle_knob = {
+	&skm_throttle, &skm_throttle_key.key };
+module_param_cb(throttle, &skm_bool_ops, &skm_throttle_knob, 0644);
 MODULE_PARM_DESC(throttle,
 		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
 
@@ -284,10 +266,14 @@ MODULE_PARM_DESC(headroom_pct,
  */
 void skm_knobs_go_live(void)
 {
+	const struct skm_bool_knob *knobs[] = {
+		&skm_enabled_knob, &skm_instrument_knob, &skm_throttle_knob,
+	};
+	unsigned int i;
+
 	kernel_param_lock(THIS_MODULE);
-	skm_key_set(&skm_enabled_key.key, READ_ONCE(skm_enabled));
-	skm_key_set(&skm_instrument_key.key, READ_ONCE(skm_instrument));
-	skm_key_set(&skm_throttle_key.key, READ_ONCE(skm_throttle));
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));
 	skm_live = true;
 	kernel_param_unlock(THIS_MODULE);
 }
