@@ -22,6 +22,7 @@
 #include <linux/string.h>
 
 #include "debugfs.h"
+#include "exclusive.h"
 #include "memcg_state.h"
 #include "stats.h"
 
@@ -88,6 +89,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "hooks_installed %u\n", skm_debugfs_hooks_installed);
 	for (stat = 0; stat < SKM_STAT_NR; stat++)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
+	skm_excl_show_stats(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(skm_stats);
@@ -124,6 +126,8 @@ void skm_debugfs_init(unsigned int hooks_installed)
 			    &skm_stats_fops);
 	debugfs_create_file("cgroups", 0444, skm_debugfs_dir, NULL,
 			    &skm_cgroups_fops);
+	debugfs_create_file("exclusive_cgroups", 0600, skm_debugfs_dir, NULL,
+			    &skm_excl_cgroups_fops);
 }
 
 void skm_debugfs_exit(void)

@@ -88,6 +88,8 @@ static int skm_hook_register(struct skm_hook *hook)
 {
 	int ret;
 
+	if (!hook->replacement)
+		return 0;	/* SKM_CALL: resolved only */
 	hook->ops.func = skm_hook_redirect;
 	hook->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
 			  FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_PERMANENT;
@@ -159,6 +161,19 @@ void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr)
 		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 		hook->installed = false;
 	}
+	skm_hooks_quiesce();
+}
+
+/**
+ * skm_hooks_quiesce() - wait until no task runs a replacement
+ *
+ * For calls that began before: RCU-tasks covers the trampoline and the
+ * first instructions of a replacement, SRCU a task asleep in an original
+ * called from a replacement, RCU-tasks again the last instructions after.
+ * Callers stop new calls first (unregister, or the "enabled" key off).
+ */
+void skm_hooks_quiesce(void)
+{
 	synchronize_rcu_tasks();
 	synchronize_srcu(&skm_hook_srcu);
 	synchronize_rcu_tasks();

@@ -24,7 +24,8 @@ struct skm_orig {
 /**
  * struct skm_hook - one kernel function replaced through ftrace
  * @name: the kernel symbol
- * @replacement: our function, with the same prototype, marked notrace
+ * @replacement: our function, with the same prototype, marked notrace;
+ *	NULL for a function we only call (SKM_CALL)
  * @orig: static call the replacement calls the original through, as
  *	static_call(name)(...)
  * @always: redirect even while the "enabled" knob is off (bookkeeping that
@@ -50,6 +51,13 @@ struct skm_hook {
 		.orig = (_orig),				\
 	}
 
+/* A kernel function we only call: resolved, its static call set, no hook. */
+#define SKM_CALL(_name, _orig)					\
+	{							\
+		.name = (_name),				\
+		.orig = (_orig),				\
+	}
+
 #define SKM_HOOK_ALWAYS(_name, _replacement, _orig)		\
 	{							\
 		.name = (_name),				\
@@ -60,6 +68,7 @@ struct skm_hook {
 
 int skm_hooks_install(struct skm_hook *hooks, unsigned int nr);
 void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr);
+void skm_hooks_quiesce(void);
 
 extern struct srcu_struct skm_hook_srcu;
 

@@ -18,6 +18,8 @@
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
 
+#include "exclusive.h"
+#include "hooks.h"
 #include "knobs.h"
 #include "parse.h"
 #include "pressure.h"
@@ -43,6 +45,7 @@ static void skm_key_set(struct static_key *key, bool on)
 struct skm_bool_knob {
 	bool *val;
 	struct static_key *key;
+	void (*changed)(bool on);
 };
 
 static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
@@ -54,8 +57,10 @@ static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	WRITE_ONCE(*knob->val, on);
-	if (skm_live)
+	if (skm_live && knob->key)
 		skm_key_set(knob->key, on);
+	if (skm_live && knob->changed)
+		knob->changed(on);
 	return 0;
 }
 
@@ -105,10 +110,22 @@ static const struct kernel_param_ops skm_uint_ops = {
 /*
  * Master switch, default on. When off, no call is redirected: every hooked
  * function runs the kernel's own code at the cost of the ftrace site alone.
+ * Turning it off waits until no task runs our code, then makes every
+ * memcg-exclusive socket an ordinary one (its pages back in the global
+ * counter), as unloading does.
  */
 bool skm_enabled __read_mostly = true;
+
+static void skm_enabled_changed(bool on)
+{
+	if (on)
+		return;
+	skm_hooks_quiesce();
+	skm_excl_release_all();
+}
+
 static struct skm_bool_knob skm_enabled_knob = {
-	&skm_enabled, &skm_enabled_key.key };
+	&skm_enabled, &skm_enabled_key.key, skm_enabled_changed };
 module_param_cb(enabled, &skm_bool_ops, &skm_enabled_knob, 0644);
 MODULE_PARM_DESC(enabled,
 		 "Master switch: N passes every hooked call to the kernel's own function (bool, default Y)");
@@ -258,6 +275,30 @@ module_param_cb(headroom_pct, &skm_uint_ops, &skm_headroom_pct_knob, 0644);
 MODULE_PARM_DESC(headroom_pct,
 		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 5)");
 
+/*
+ * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the
+ * global default: sockets whose memcg is bound while it is on are charged to
+ * their memcg only. Per cgroup: debugfs exclusive_cgroups. Default off.
+ */
+bool skm_exclusive __read_mostly;
+static struct skm_bool_knob skm_exclusive_knob = { &skm_exclusive };
+module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
+MODULE_PARM_DESC(exclusive,
+		 "New sockets of every memcg are charged to the memcg only, not tcp_mem (bool, default N)");
+
+/*
+ * The host's backstop for exclusive sockets: while the protocol's global
+ * counter plus exclusive pages exceeds tcp_mem[2] x this / 100, exclusive
+ * sockets are suppressed as if over the hard limit. 0 turns it off.
+ */
+unsigned int skm_exclusive_backstop_pct __read_mostly = 200;
+static struct skm_uint_knob skm_exclusive_backstop_pct_knob = {
+	&skm_exclusive_backstop_pct, 0, 10000 };
+module_param_cb(exclusive_backstop_pct, &skm_uint_ops,
+		&skm_exclusive_backstop_pct_knob, 0644);
+MODULE_PARM_DESC(exclusive_backstop_pct,
+		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
+
 /**
  * skm_knobs_go_live() - apply the side effects of the values set at load
  *
@@ -273,7 +314,7 @@ void skm_knobs_go_live(void)
 
 	kernel_param_lock(THIS_MODULE);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
-		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));
+		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));	/* all keyed */
 	skm_live = true;
 	kernel_param_unlock(THIS_MODULE);
 }

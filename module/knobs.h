@@ -19,6 +19,8 @@ extern unsigned int skm_pressure_hold_ms;
 extern unsigned int skm_psi_some_pct;
 extern unsigned int skm_psi_full_pct;
 extern unsigned int skm_headroom_pct;
+extern bool skm_exclusive;
+extern unsigned int skm_exclusive_backstop_pct;
 
 DECLARE_STATIC_KEY_TRUE(skm_enabled_key);
 DECLARE_STATIC_KEY_FALSE(skm_instrument_key);

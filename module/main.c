@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "debugfs.h"
+#include "exclusive.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "ksym.h"
@@ -29,6 +30,16 @@ static struct skm_hook skm_hooks[] = {
 		 &skm_sk_mem_reduce_allocated_orig),
 	SKM_HOOK("mem_cgroup_charge_skmem", skm_mem_cgroup_charge_skmem,
 		 &skm_mem_cgroup_charge_skmem_orig),
+	SKM_HOOK("sk_forced_mem_schedule", skm_sk_forced_mem_schedule,
+		 &skm_sk_forced_mem_schedule_orig),
+	SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
+		 &skm_mem_cgroup_sk_alloc_orig),
+	SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
+		 &skm_mem_cgroup_sk_free_orig),
+	SKM_HOOK("inet_csk_accept", skm_inet_csk_accept,
+		 &skm_inet_csk_accept_orig),
+	SKM_CALL("mem_cgroup_uncharge_skmem",
+		 &skm_mem_cgroup_uncharge_skmem_orig),
 	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
 	SKM_HOOK_ALWAYS("mem_cgroup_css_free", skm_mem_cgroup_css_free,
 			&skm_mem_cgroup_css_free_orig),
@@ -36,6 +47,7 @@ static struct skm_hook skm_hooks[] = {
 
 static int __init skmemcg_init(void)
 {
+	unsigned int i, nr_hooks = 0;
 	int ret;
 
 #ifndef SKM_KERNEL_FAMILY
@@ -46,16 +58,23 @@ static int __init skmemcg_init(void)
 	ret = skm_ksym_init();
 	if (ret)
 		return ret;
+	ret = skm_excl_init();
+	if (ret)
+		return ret;
 
 	skm_knobs_go_live();
 
 	ret = skm_hooks_install(skm_hooks, ARRAY_SIZE(skm_hooks));
-	if (ret)
+	if (ret) {
+		skm_excl_exit();
 		return ret;
+	}
 
-	skm_debugfs_init(ARRAY_SIZE(skm_hooks));
-	pr_info("loaded on %s: %zu hooks, enabled=%d\n", init_utsname()->release,
-		ARRAY_SIZE(skm_hooks), READ_ONCE(skm_enabled));
+	for (i = 0; i < ARRAY_SIZE(skm_hooks); i++)
+		nr_hooks += !!skm_hooks[i].replacement;
+	skm_debugfs_init(nr_hooks);
+	pr_info("loaded on %s: %u hooks, enabled=%d\n", init_utsname()->release,
+		nr_hooks, READ_ONCE(skm_enabled));
 	return 0;
 }
 module_init(skmemcg_init);
@@ -64,6 +83,7 @@ static void __exit skmemcg_exit(void)
 {
 	skm_debugfs_exit();
 	skm_hooks_remove(skm_hooks, ARRAY_SIZE(skm_hooks));
+	skm_excl_exit();
 	skm_memcg_free_all();
 	pr_info("unloaded\n");
 }

@@ -7,6 +7,7 @@
  */
 #include <linux/static_call.h>
 
+#include "exclusive.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "memcg_hooks.h"
@@ -42,6 +43,7 @@ void notrace skm_mem_cgroup_css_free(struct cgroup_subsys_state *css)
 	int idx = skm_hook_enter();
 
 	skm_memcg_forget(mem_cgroup_from_css(css));
+	skm_excl_forget_cgroup(mem_cgroup_from_css(css));
 	static_call(skm_orig_mem_cgroup_css_free)(css);
 	skm_hook_exit(idx);
 }

@@ -3,6 +3,8 @@
 #define _SKMEMCG_SOCK_HOOKS_H
 
 #include <linux/memcontrol.h>
+#include <linux/static_call.h>
+#include <net/inet_connection_sock.h>
 #include <net/sock.h>
 
 #include "hooks.h"
@@ -11,10 +13,29 @@ int skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt, int kind);
 void skm_sk_mem_reduce_allocated(struct sock *sk, int amount);
 bool skm_mem_cgroup_charge_skmem(struct mem_cgroup *memcg,
 				 unsigned int nr_pages, gfp_t gfp_mask);
+void skm_sk_forced_mem_schedule(struct sock *sk, int size);
+void skm_mem_cgroup_sk_alloc(struct sock *sk);
+void skm_mem_cgroup_sk_free(struct sock *sk);
+#ifdef SKM_HAVE_PROTO_ACCEPT_ARG
+struct sock *skm_inet_csk_accept(struct sock *sk, struct proto_accept_arg *arg);
+#else
+struct sock *skm_inet_csk_accept(struct sock *sk, int flags, int *err, bool kern);
+#endif
+
+/* Called only, not hooked. */
+typedef void skm_mem_cgroup_uncharge_skmem_t(struct mem_cgroup *memcg,
+					     unsigned int nr_pages);
+DECLARE_STATIC_CALL(skm_orig_mem_cgroup_uncharge_skmem,
+		    skm_mem_cgroup_uncharge_skmem_t);
 
 /* The kernel's own functions, called at their real entry (see hooks.c). */
 extern const struct skm_orig skm_sk_mem_raise_allocated_orig;
 extern const struct skm_orig skm_sk_mem_reduce_allocated_orig;
 extern const struct skm_orig skm_mem_cgroup_charge_skmem_orig;
+extern const struct skm_orig skm_sk_forced_mem_schedule_orig;
+extern const struct skm_orig skm_mem_cgroup_sk_alloc_orig;
+extern const struct skm_orig skm_mem_cgroup_sk_free_orig;
+extern const struct skm_orig skm_inet_csk_accept_orig;
+extern const struct skm_orig skm_mem_cgroup_uncharge_skmem_orig;
 
 #endif /* _SKMEMCG_SOCK_HOOKS_H */

@@ -19,6 +19,8 @@ static const char * const skm_stat_names[] = {
 	[SKM_STAT_PRESSURE_CRITICAL] = "pressure_critical",
 	[SKM_STAT_MEMCGS_TRACKED] = "memcgs_tracked",
 	[SKM_STAT_MEMCGS_FREED]	= "memcgs_freed",
+	[SKM_STAT_EXCL_LOOKUPS]	= "exclusive_lookups",
+	[SKM_STAT_EXCL_LOOKUP_NS] = "exclusive_lookup_ns",
 };
 
 const char *skm_stat_name(enum skm_stat stat)

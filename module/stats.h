@@ -16,6 +16,8 @@ enum skm_stat {
 	SKM_STAT_PRESSURE_CRITICAL,
 	SKM_STAT_MEMCGS_TRACKED,
 	SKM_STAT_MEMCGS_FREED,
+	SKM_STAT_EXCL_LOOKUPS,
+	SKM_STAT_EXCL_LOOKUP_NS,
 	SKM_STAT_NR,
 };
 
@@ -28,6 +30,11 @@ DECLARE_PER_CPU(struct skm_stats, skm_stats);
 static __always_inline void skm_stat_inc(enum skm_stat stat)
 {
 	this_cpu_inc(skm_stats.count[stat]);
+}
+
+static __always_inline void skm_stat_add(enum skm_stat stat, unsigned long n)
+{
+	this_cpu_add(skm_stats.count[stat], n);
 }
 
 /* Counted only while the "instrument" knob is on. */

@@ -14,13 +14,11 @@
 #include <linux/psi_types.h>
 #include <linux/sched/loadavg.h>
 #include <net/sock.h>
-#ifdef SKM_HAVE_PROTO_MEMORY_H
-#include <net/proto_memory.h>
-#endif
 
 #include "knobs.h"
 #include "memcg_state.h"
 #include "pressure.h"
+#include "sock_compat.h"
 #include "stats.h"
 #include "throttle.h"
 
@@ -107,26 +105,6 @@ static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
 	return level;
 }
 
-/* net/core/sock.c: sk_enter_memory_pressure(), the same in 6.1 and 6.12 */
-static void skm_sk_enter_memory_pressure(struct sock *sk)
-{
-	if (sk->sk_prot->enter_memory_pressure)
-		sk->sk_prot->enter_memory_pressure(sk);
-}
-
-/* net/core/sock.c: sk_leave_memory_pressure(), the same in 6.1 and 6.12 */
-static void skm_sk_leave_memory_pressure(struct sock *sk)
-{
-	if (sk->sk_prot->leave_memory_pressure) {
-		sk->sk_prot->leave_memory_pressure(sk);
-	} else {
-		unsigned long *memory_pressure = sk->sk_prot->memory_pressure;
-
-		if (memory_pressure && READ_ONCE(*memory_pressure))
-			WRITE_ONCE(*memory_pressure, 0);
-	}
-}
-
 /* The rmem0/wmem0 guarantee of __sk_mem_raise_allocated(), both kernels. */
 static bool skm_sk_below_min(struct sock *sk, int kind)
 {
@@ -146,12 +124,15 @@ static bool skm_sk_below_min(struct sock *sk, int kind)
  * @size: bytes asked for
  * @amt: pages to charge
  * @kind: SK_MEM_SEND or SK_MEM_RECV
+ * @exclusive: a memcg-exclusive socket (exclusive.c), which the global
+ *	tcp_mem limits and global pressure do not concern
  *
  * Return: 0 when the allocation is suppressed here, exactly as the kernel
  * would suppress it over its hard limit (nothing was added or charged), or
- * SKM_THROTTLE_KERNEL to let the kernel's own function run.
+ * SKM_THROTTLE_KERNEL to let the accounting function run.
  */
-int skm_throttle_raise(struct sock *sk, int size, int amt, int kind)
+int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
+		       bool exclusive)
 {
 	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
 	struct skm_raise_in in = {
@@ -172,14 +153,22 @@ int skm_throttle_raise(struct sock *sk, int size, int amt, int kind)
 	if (!skm_throttle_applies(in.level, in.softirq, in.throttle_level))
 		goto out;
 
-	in.allocated = sk_memory_allocated(sk) + amt;
-	in.limits[0] = sk_prot_mem_limits(sk, 0);
-	in.limits[1] = sk_prot_mem_limits(sk, 1);
-	in.limits[2] = sk_prot_mem_limits(sk, 2);
+	if (exclusive) {
+		in.limits[0] = LONG_MAX;
+		in.limits[1] = LONG_MAX;
+		in.limits[2] = LONG_MAX;
+	} else {
+		in.allocated = sk_memory_allocated(sk) + amt;
+		in.limits[0] = sk_prot_mem_limits(sk, 0);
+		in.limits[1] = sk_prot_mem_limits(sk, 1);
+		in.limits[2] = sk_prot_mem_limits(sk, 2);
+	}
 	in.below_min = skm_sk_below_min(sk, kind);
 	verdict = skm_raise_decide(in);
 	if (!(verdict & SKM_RAISE_THROTTLE))
 		goto out;
+	if (exclusive)
+		verdict &= ~(SKM_RAISE_LEAVE_PRESSURE | SKM_RAISE_ENTER_PRESSURE);
 
 	if (verdict & SKM_RAISE_LEAVE_PRESSURE)
 		skm_sk_leave_memory_pressure(sk);

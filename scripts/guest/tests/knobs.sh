@@ -66,12 +66,31 @@ check_knob pressure_hold_ms '1=1|60000=60000|250=250|1000=1000' '0|60001|1.5|1e3
 check_knob psi_some_pct '0=0|100=100|10=10' '101|4294967295|1.0'
 check_knob psi_full_pct '0=0|100=100|5=5' '101|-0'
 check_knob headroom_pct '0=0|50=50|5=5' '51|100'
+check_knob exclusive "$BOOL" '2|exclusive'
+check_knob exclusive_backstop_pct '0=0|10000=10000|200=200' '10001|-5|2e2'
 
 # Every knob has a table above.
 for k in $(knobs); do
 	echo " $checked " | grep -q " $k " || fail "knob $k has no check"
 done
-note "$n knobs checked; $refused bad writes refused with EINVAL, values kept"
+
+# exclusive_cgroups: "+path" / "-path" only; an unknown cgroup is ENOENT.
+mkdir -p /sys/fs/cgroup/knobs_ex
+for v in '+/knobs_ex' '+/sys/fs/cgroup/knobs_ex\n' '-/knobs_ex' '-/knobs_ex'; do
+	expect_eq "exclusive_cgroups <- $v" "$(printf "$v" | skm-write $DBG/exclusive_cgroups)" ok
+done
+expect_eq "exclusive_cgroups after +/-" "$(cat $DBG/exclusive_cgroups)" ""
+printf '+/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+for bad in '' '+' '-' '/knobs_ex' 'knobs_ex' '*/knobs_ex' '+knobs_ex' '+/knobs_ex x' \
+	   '+/knobs_ex\n\n' '+\377' '++/knobs_ex' '+/knobs_ex\0/x'; do
+	expect_eq "exclusive_cgroups <- '$bad'" "$(printf "$bad" | skm-write $DBG/exclusive_cgroups)" EINVAL
+	refused=$((refused + 1))
+done
+expect_eq "exclusive_cgroups <- +/nonexistent" \
+	"$(printf '+/nonexistent' | skm-write $DBG/exclusive_cgroups)" ENOENT
+expect_eq "exclusive_cgroups kept" "$(cat $DBG/exclusive_cgroups)" "+/knobs_ex"
+printf '%s' '-/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+rmdir /sys/fs/cgroup/knobs_ex
 
 # stats and cgroups are read-only; stats is "name value" lines.
 for f in stats cgroups; do
@@ -80,5 +99,6 @@ for f in stats cgroups; do
 done
 awk 'NF != 2 || $2 !~ /^[0-9]+$/ { bad = 1 } END { exit bad }' "$DBG/stats" ||
 	fail "stats is not 'name value' lines: $(cat $DBG/stats)"
+note "$n knobs checked; $refused bad writes refused with EINVAL, values kept"
 unload
 exit 0

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for exclusive_policy.c: the exclusivity decision (default x
+ * per-cgroup override x inheritance) and the backstop arithmetic.
+ */
+#include <kunit/test.h>
+#include <linux/limits.h>
+
+#include "exclusive_policy.h"
+
+struct skm_decide_case {
+	const char *desc;
+	bool dflt;
+	bool listed;
+	bool child;
+	bool listener;
+	bool want;
+};
+
+static const struct skm_decide_case decide_cases[] = {
+	/* desc				dflt   listed child  listener want */
+	{ "default off, not listed",	false, false, false, false, false },
+	{ "default on, not listed",	true,  false, false, false, true },
+	{ "default off, listed",	false, true,  false, false, true },
+	{ "default on, listed",		true,  true,  false, false, true },
+	{ "child of exclusive",		false, false, true,  true,  true },
+	{ "child of ordinary",		true,  true,  true,  false, false },
+	{ "child ignores its cgroup",	false, true,  true,  false, false },
+	{ "child ignores the default",	true,  false, true,  false, false },
+	{ "child of exclusive, off",	false, false, true,  true,  true },
+};
+
+static void skm_decide_desc(const struct skm_decide_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_decide, decide_cases, skm_decide_desc);
+
+static void skm_exclusive_decide_test(struct kunit *test)
+{
+	const struct skm_decide_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_exclusive_decide(c->dflt, c->listed, c->child,
+						   c->listener), c->want);
+}
+
+struct skm_backstop_case {
+	const char *desc;
+	long global;
+	long exclusive;
+	long hard;
+	unsigned int pct;
+	bool want;
+};
+
+static const struct skm_backstop_case backstop_cases[] = {
+	{ "off",			LONG_MAX, LONG_MAX, 1000, 0,	false },
+	{ "under 200%",			1000, 999,  1000, 200,	false },
+	{ "at 200%",			1000, 1000, 1000, 200,	false },
+	{ "over 200%",			1000, 1001, 1000, 200,	true },
+	{ "exclusive alone over",	0,    2001, 1000, 200,	true },
+	{ "100%: over hard limit",	500,  501,  1000, 100,	true },
+	{ "50%",			100,  401,  1000, 50,	true },
+	{ "fractional cap",		0,    15,   7,    200,	true },
+	{ "fractional cap, at",		0,    14,   7,    200,	false },
+	{ "negative per-CPU drift",	-300, 100,  1000, 10,	false },
+	{ "huge limit, no overflow",	LONG_MAX, LONG_MAX, LONG_MAX, 10000, false },
+	{ "huge counts, small cap",	LONG_MAX, LONG_MAX, 1,    1,	true },
+	{ "zero limit",			0,    1,    0,    200,	true },
+	{ "zero limit, nothing",	0,    0,    0,    200,	false },
+};
+
+static void skm_backstop_desc(const struct skm_backstop_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_backstop, backstop_cases, skm_backstop_desc);
+
+static void skm_backstop_exceeded_test(struct kunit *test)
+{
+	const struct skm_backstop_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_backstop_exceeded(c->global, c->exclusive,
+						    c->hard, c->pct), c->want);
+}
+
+static struct kunit_case skm_exclusive_test_cases[] = {
+	KUNIT_CASE_PARAM(skm_exclusive_decide_test, skm_decide_gen_params),
+	KUNIT_CASE_PARAM(skm_backstop_exceeded_test, skm_backstop_gen_params),
+	{}
+};
+
+static struct kunit_suite skm_exclusive_test_suite = {
+	.name = "skmemcg_exclusive",
+	.test_cases = skm_exclusive_test_cases,
+};
+
+kunit_test_suite(skm_exclusive_test_suite);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SKMEMCG_EXCLUSIVE_H
+#define _SKMEMCG_EXCLUSIVE_H
+
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <net/sock.h>
+
+struct mem_cgroup;
+struct seq_file;
+struct skm_excl_sk;
+
+extern atomic_long_t skm_excl_nr_sockets;
+
+struct skm_excl_sk *__skm_excl_find(const struct sock *sk);
+
+/*
+ * The exclusive state of @sk, or NULL. One load when no socket is exclusive.
+ * The entry lives as long as the socket (freed from mem_cgroup_sk_free) or
+ * until skm_excl_release_all(), which first waits out every hook; so a hook
+ * working on @sk may keep using it without RCU, across a sleeping charge.
+ */
+static inline struct skm_excl_sk *skm_excl_find(const struct sock *sk)
+{
+	if (likely(!atomic_long_read(&skm_excl_nr_sockets)))
+		return NULL;
+	return __skm_excl_find(sk);
+}
+
+int skm_excl_init(void);
+void skm_excl_exit(void);
+void skm_excl_release_all(void);
+
+void skm_excl_bind(struct sock *sk);
+void skm_excl_accept(struct sock *listener, struct sock *newsk);
+void skm_excl_forget(struct sock *sk);
+void skm_excl_forget_cgroup(struct mem_cgroup *memcg);
+
+int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
+		   int kind);
+void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
+void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
+
+bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
+void skm_excl_show_stats(struct seq_file *m);
+extern const struct file_operations skm_excl_cgroups_fops;
+
+#endif /* _SKMEMCG_EXCLUSIVE_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memcg-exclusive socket accounting (seed 002): the model.
+ *
+ * A socket charged to a memcg also pays in its protocol's global counter
+ * (tcp_mem, sockstat "mem") and is throttled by a host-wide limit other
+ * tenants filled. An exclusive socket is charged to its memcg only: it never
+ * adds to or subtracts from the global counter, never checks tcp_mem and
+ * never moves the protocol in or out of global memory pressure.
+ *
+ * Which sockets: decided once, when the socket's memcg is bound. A socket
+ * created by socket(2) is exclusive if its cgroup or an ancestor is in the
+ * exclusive_cgroups list, or if the global "exclusive" default is on. A
+ * child socket returned by accept() takes its listener's decision, as the
+ * seed does. Nothing changes it afterwards.
+ *
+ * The maintainers' objection: global limits are the host's backstop. So
+ * there is one of our own. All pages of exclusive sockets are counted per
+ * protocol, and while the global counter plus them exceeds
+ * tcp_mem[2] x exclusive_backstop_pct / 100, exclusive sockets are
+ * suppressed as if over the hard limit. Non-exclusive sockets never see
+ * exclusive pages. Pure functions: inputs by value, no globals.
+ */
+#ifndef _SKMEMCG_EXCLUSIVE_POLICY_H
+#define _SKMEMCG_EXCLUSIVE_POLICY_H
+
+#include <linux/types.h>
+
+bool skm_exclusive_decide(bool dflt, bool listed, bool is_child,
+			  bool listener_exclusive);
+bool skm_backstop_exceeded(long global_pages, long exclusive_pages,
+			   long hard_limit_pages, unsigned int pct);
+
+#endif /* _SKMEMCG_EXCLUSIVE_POLICY_H */
