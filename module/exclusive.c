@@ -186,6 +186,27 @@ bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 }
 
 /**
+ * skm_excl_cgroup_exclusive() - would a socket created in @cgrp be exclusive?
+ * @cgrp: a cgroup the caller holds a reference on
+ *
+ * For the "cgroups" file. Call under rcu_read_lock().
+ */
+bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
+{
+	bool listed = false;
+
+	for (; cgrp && !listed && atomic_read(&skm_excl_nr_cgs);
+	     cgrp = cgroup_parent(cgrp)) {
+		u64 id = cgroup_id(cgrp);
+		struct skm_excl_cg *cg;
+
+		hash_for_each_possible_rcu(skm_excl_cgs, cg, node, id)
+			listed |= cg->id == id;
+	}
+	return skm_exclusive_decide(READ_ONCE(skm_exclusive), listed, false, false);
+}
+
+/**
  * skm_excl_bind() - decide exclusivity when a socket's memcg is bound
  * @sk: a socket mem_cgroup_sk_alloc() just ran for
  *

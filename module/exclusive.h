@@ -6,6 +6,7 @@
 #include <linux/fs.h>
 #include <net/sock.h>
 
+struct cgroup;
 struct mem_cgroup;
 struct seq_file;
 struct skm_excl_sk;
@@ -42,6 +43,7 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
 
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
+bool skm_excl_cgroup_exclusive(struct cgroup *cgrp);
 void skm_excl_show_stats(struct seq_file *m);
 extern const struct file_operations skm_excl_cgroups_fops;
 

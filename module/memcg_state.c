@@ -18,6 +18,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "exclusive.h"
 #include "memcg_state.h"
 #include "stats.h"
 
@@ -166,7 +167,8 @@ enum skm_level skm_memcg_hold(struct skm_memcg *sm, enum skm_level level,
  * @m: the seq_file
  *
  * One line per memcg with state: cgroup path, level held, ms until it
- * expires, allocations throttled (TX, RX).
+ * expires, allocations throttled (TX, RX), and whether sockets created in
+ * it now are memcg-exclusive.
  */
 void skm_memcg_show(struct seq_file *m)
 {
@@ -178,23 +180,27 @@ void skm_memcg_show(struct seq_file *m)
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!path)
 		return;
-	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx\n");
+	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx exclusive\n");
 	rcu_read_lock();
 	hash_for_each_rcu(skm_memcgs, bkt, sm, node) {
 		unsigned long state = READ_ONCE(sm->state);
 		struct cgroup *cgrp = cgroup_get_from_id(sm->cgroup_id);
 		long left = skm_level_expires_in(state, now);
 
+		bool exclusive;
+
 		if (IS_ERR(cgrp))
 			continue;	/* being removed */
 		if (cgroup_path(cgrp, path, PATH_MAX) < 0)
 			strscpy(path, "?", PATH_MAX);
+		exclusive = skm_excl_cgroup_exclusive(cgrp);
 		cgroup_put(cgrp);
-		seq_printf(m, "%s %s %u %ld %ld\n", path,
+		seq_printf(m, "%s %s %u %ld %ld %s\n", path,
 			   skm_level_name(skm_level_unpack(state, now)),
 			   left > 0 ? jiffies_to_msecs(left) : 0,
 			   atomic_long_read(&sm->throttled[SKM_DIR_TX]),
-			   atomic_long_read(&sm->throttled[SKM_DIR_RX]));
+			   atomic_long_read(&sm->throttled[SKM_DIR_RX]),
+			   exclusive ? "yes" : "no");
 	}
 	rcu_read_unlock();
 	kfree(path);

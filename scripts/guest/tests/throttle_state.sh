@@ -28,6 +28,10 @@ note "cgroups: $line"
 [ -n "$line" ] || fail "/state not in cgroups: $(cat $DBG/cgroups)"
 set -- $line
 [ $(($4 + $5)) -gt 0 ] || fail "cgroups shows no throttling for /state"
+expect_eq "/state exclusive column" "$6" no
+printf '+/state' | skm-write $DBG/exclusive_cgroups > /dev/null
+expect_eq "/state exclusive once listed" "$(awk '$1 == "/state" { print $6 }' $DBG/cgroups)" yes
+printf '%s' '-/state' | skm-write $DBG/exclusive_cgroups > /dev/null
 ev=$(grep -m1 'skmemcg_throttle\|throttle:' $TRACING/trace)
 note "trace: $ev"
 echo "$ev" | grep -q "cgroup_id=[0-9]* level=\(medium\|critical\) dir=\(tx\|rx\) size=" ||
