@@ -79,12 +79,19 @@ note "made before: sockstat_mem=$m exclusive_sockets=$(skm_stat exclusive_socket
 expect_eq "exclusive sockets" "$(skm_stat exclusive_sockets)" 0
 wait $old
 
+# expect_baseline WHEN: every socket closed, sockstat mem is back to the
+# baseline within the per-CPU reserve and the memcg holds no socket memory.
+expect_baseline() {
+	sleep 1
+	m=$(sockstat_mem)
+	note "$1: sockstat_mem=$m (baseline $base) memcg_sock=$(memcg_sock $cg)"
+	[ $((m - base)) -le $reserve ] && [ $((base - m)) -le $reserve ] ||
+		fail "$1: sockstat mem $m vs baseline $base"
+	expect_eq "$1: memcg sock" "$(memcg_sock $cg)" 0
+}
+
 # After close, everything is back (module loaded throughout).
-sleep 1
-m=$(sockstat_mem)
-note "after close: sockstat_mem=$m (baseline $base) memcg_sock=$(memcg_sock $cg) exclusive_pages=$(skm_stat exclusive_pages)"
-[ $((m - base)) -le $reserve ] && [ $((base - m)) -le $reserve ] || fail "sockstat mem $m vs baseline $base"
-expect_eq "memcg sock after close" "$(memcg_sock $cg)" 0
+expect_baseline "after close"
 expect_eq "exclusive pages after close" "$(skm_stat exclusive_pages)" 0
 
 # rmmod in the middle of exclusive traffic: pages handed back, then freed
@@ -97,11 +104,7 @@ unload
 note "rmmod with $held exclusive pages live: $(dmesg | grep 'handed' | tail -n 1)"
 [ "$held" -gt 0 ] || fail "no exclusive pages at rmmod"
 wait $b
-sleep 1
-m=$(sockstat_mem)
-note "after close, module gone: sockstat_mem=$m memcg_sock=$(memcg_sock $cg)"
-[ $((m - base)) -le $reserve ] && [ $((base - m)) -le $reserve ] || fail "sockstat mem $m vs baseline $base after rmmod"
-expect_eq "memcg sock after rmmod and close" "$(memcg_sock $cg)" 0
+expect_baseline "after rmmod and close"
 
 # The cost of finding whether a socket is exclusive, per allocation
 # (instrument=1 times it), with no exclusive socket and with 16 pairs live.
