@@ -106,6 +106,22 @@ note "rmmod with $held exclusive pages live: $(dmesg | grep 'handed' | tail -n 1
 wait $b
 expect_baseline "after rmmod and close"
 
+# enabled=0 in the middle of exclusive traffic does the same as rmmod.
+load
+printf '+/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
+b=$!
+sleep 2
+held=$(skm_stat exclusive_pages)
+echo 0 > $PAR/enabled
+note "enabled=0 with $held exclusive pages live: exclusive_pages=$(skm_stat exclusive_pages)" \
+     "exclusive_sockets=$(skm_stat exclusive_sockets)"
+[ "$held" -gt 0 ] || fail "no exclusive pages before enabled=0"
+expect_eq "exclusive pages after enabled=0" "$(skm_stat exclusive_pages)" 0
+wait $b
+expect_baseline "after enabled=0 and close"
+unload
+
 # The cost of finding whether a socket is exclusive, per allocation
 # (instrument=1 times it), with no exclusive socket and with 16 pairs live.
 lookup_ns() {
