@@ -105,12 +105,9 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key))
 		ret = skm_throttle_raise(sk, size, amt, kind, es);
-	if (ret != SKM_THROTTLE_KERNEL)
-		;
-	else if (es)
-		ret = skm_excl_raise(es, sk, size, amt, kind);
-	else
-		ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
+	if (ret == SKM_THROTTLE_KERNEL)
+		ret = es ? skm_excl_raise(es, sk, size, amt, kind) :
+		      static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
 	skm_hook_exit(idx);
 	return ret;
 }
