@@ -32,15 +32,24 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The second supported kernel: Debian's 6.12 from bookworm-backports, served
-# by the mirror this machine already uses for bookworm.
-if [ -z "$(skm_kver_612)" ]; then
+# by the mirror this machine already uses for bookworm. Image and headers
+# must both be there (an interrupted install may have left only one).
+newest_612() {
+	apt-cache search --names-only '^linux-image-6\.12\..*\+deb12-amd64$' |
+		awk '{print $1}' | sed 's/^linux-image-//' | sort -V | tail -n 1
+}
+k612=$(skm_kver_612)
+if [ -z "$k612" ] || [ ! -d "/lib/modules/$k612/build" ]; then
 	if [ ! -f "$backports" ]; then
 		skm_log "setup: adding bookworm-backports from the configured mirror"
 		python3 "$SKM_ROOT/scripts/backports-source.py" | $sudo tee "$backports" >/dev/null
 		$sudo apt-get update -q
 	fi
-	kver=$(apt-cache search --names-only '^linux-image-6\.12\..*\+deb12-amd64$' |
-	       awk '{print $1}' | sed 's/^linux-image-//' | sort -V | tail -n 1)
+	kver=$(newest_612)
+	if [ -z "$kver" ]; then
+		$sudo apt-get update -q
+		kver=$(newest_612)
+	fi
 	[ -n "$kver" ] || skm_die "bookworm-backports offers no linux-image-6.12.*+deb12-amd64"
 	skm_log "setup: installing the 6.12 kernel $kver"
 	$sudo apt-get install -y -q --no-install-recommends \
