@@ -172,33 +172,68 @@ MODULE_PARM_DESC(throttle,
 		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
 
 /*
- * The pressure level from which process-context socket allocations (TX)
- * are throttled: medium or critical. RX in softirq is throttled only at
- * critical whatever this says.
+ * A knob whose value is written and read as text: a name, a list. Its
+ * parse() must refuse anything it does not fully understand with -EINVAL
+ * and write the value only on success; print() returns the length written.
  */
-enum skm_level skm_throttle_level __read_mostly = SKM_LEVEL_MEDIUM;
+struct skm_fmt_knob {
+	unsigned int *val;
+	int (*parse)(const char *buf, unsigned int *val);
+	int (*print)(unsigned int val, char *buf, size_t size);
+};
 
-static int skm_throttle_level_set(const char *val, const struct kernel_param *kp)
+static int skm_param_set_fmt(const char *val, const struct kernel_param *kp)
 {
-	enum skm_level level;
-	int ret = skm_level_parse(val, &level);
+	const struct skm_fmt_knob *knob = kp->arg;
+	unsigned int v;
+	int ret = knob->parse(val, &v);
 
-	if (ret || level == SKM_LEVEL_NONE)
-		return -EINVAL;
-	WRITE_ONCE(skm_throttle_level, level);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*knob->val, v);
 	return 0;
 }
 
-static int skm_throttle_level_get(char *buf, const struct kernel_param *kp)
+static int skm_param_get_fmt(char *buf, const struct kernel_param *kp)
 {
-	return sprintf(buf, "%s\n", skm_level_name(READ_ONCE(skm_throttle_level)));
+	const struct skm_fmt_knob *knob = kp->arg;
+	int len = knob->print(READ_ONCE(*knob->val), buf, PAGE_SIZE - 1);
+
+	buf[len++] = '\n';
+	buf[len] = '\0';
+	return len;
 }
 
-static const struct kernel_param_ops skm_throttle_level_ops = {
-	.set = skm_throttle_level_set,
-	.get = skm_throttle_level_get,
+static const struct kernel_param_ops skm_fmt_ops = {
+	.set = skm_param_set_fmt,
+	.get = skm_param_get_fmt,
 };
-module_param_cb(throttle_level, &skm_throttle_level_ops, NULL, 0644);
+
+/*
+ * The pressure level (enum skm_level) from which process-context socket
+ * allocations (TX) are throttled: medium or critical. RX in softirq is
+ * throttled only at critical whatever this says.
+ */
+unsigned int skm_throttle_level __read_mostly = SKM_LEVEL_MEDIUM;
+
+static int skm_throttle_level_parse(const char *buf, unsigned int *val)
+{
+	enum skm_level level;
+
+	if (skm_level_parse(buf, &level) || level == SKM_LEVEL_NONE)
+		return -EINVAL;
+	*val = level;
+	return 0;
+}
+
+static int skm_throttle_level_print(unsigned int val, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s", skm_level_name(val));
+}
+
+static struct skm_fmt_knob skm_throttle_level_knob = {
+	&skm_throttle_level, skm_throttle_level_parse, skm_throttle_level_print };
+module_param_cb(throttle_level, &skm_fmt_ops, &skm_throttle_level_knob, 0644);
 MODULE_PARM_DESC(throttle_level,
 		 "Level from which process-context socket allocations are throttled: medium|critical (default medium)");
 
@@ -207,33 +242,9 @@ MODULE_PARM_DESC(throttle_level,
  * them reports wins. Comma-separated: vmpressure, psi, events, headroom.
  */
 unsigned int skm_pressure_sources __read_mostly = SKM_SOURCES_ALL;
-
-static int skm_pressure_source_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int sources;
-	int ret = skm_sources_parse(val, &sources);
-
-	if (ret)
-		return ret;
-	WRITE_ONCE(skm_pressure_sources, sources);
-	return 0;
-}
-
-static int skm_pressure_source_get(char *buf, const struct kernel_param *kp)
-{
-	int len = skm_sources_print(READ_ONCE(skm_pressure_sources), buf,
-				    PAGE_SIZE - 1);
-
-	buf[len++] = '\n';
-	buf[len] = '\0';
-	return len;
-}
-
-static const struct kernel_param_ops skm_pressure_source_ops = {
-	.set = skm_pressure_source_set,
-	.get = skm_pressure_source_get,
-};
-module_param_cb(pressure_source, &skm_pressure_source_ops, NULL, 0644);
+static struct skm_fmt_knob skm_pressure_sources_knob = {
+	&skm_pressure_sources, skm_sources_parse, skm_sources_print };
+module_param_cb(pressure_source, &skm_fmt_ops, &skm_pressure_sources_knob, 0644);
 MODULE_PARM_DESC(pressure_source,
 		 "Pressure sources, comma-separated: vmpressure,psi,events,headroom (default all)");
 

@@ -13,7 +13,7 @@ extern char *skm_test_missing_symbol;
 extern char *skm_test_fail_install;
 
 extern bool skm_throttle;
-extern enum skm_level skm_throttle_level;
+extern unsigned int skm_throttle_level;	/* enum skm_level */
 extern unsigned int skm_pressure_sources;
 extern unsigned int skm_pressure_hold_ms;
 extern unsigned int skm_psi_some_pct;

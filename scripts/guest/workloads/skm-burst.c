@@ -21,18 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "skm-time.h"
+
 #define MAX_CONNS 256
 
 static double seconds = 5, t0;
 static long long sent[MAX_CONNS];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void *writer(void *arg)
 {
@@ -41,7 +35,7 @@ static void *writer(void *arg)
 	int fd = (int)(sent[i]);
 
 	sent[i] = 0;
-	while (now() - t0 < seconds) {
+	while (skm_now() - t0 < seconds) {
 		ssize_t n = write(fd, data, sizeof(data));
 
 		if (n > 0)
@@ -93,13 +87,13 @@ int main(int argc, char **argv)
 		}
 		sent[i] = fd;
 	}
-	t0 = now();
+	t0 = skm_now();
 	for (i = 0; i < conns; i++)
 		pthread_create(&threads[i], NULL, writer, (void *)i);
 	for (i = 0; i < conns; i++) {
 		pthread_join(threads[i], NULL);
 		total += sent[i];
 	}
-	printf("sent=%lld seconds=%.2f\n", total, now() - t0);
+	printf("sent=%lld seconds=%.2f\n", total, skm_now() - t0);
 	return 0;
 }

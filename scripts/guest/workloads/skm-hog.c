@@ -16,13 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "skm-time.h"
 
 static char *touch(size_t len)
 {
@@ -63,13 +57,13 @@ int main(int argc, char **argv)
 		touch(resident << 20);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ready\n");
-	t0 = now();
-	while (now() - t0 < seconds) {
+	t0 = skm_now();
+	while (skm_now() - t0 < seconds) {
 		munmap(touch(work << 20), work << 20);
 		rounds++;
-		if (now() - t0 >= tick + 1)
+		if (skm_now() - t0 >= tick + 1)
 			printf("tick=%d rounds=%ld\n", ++tick, rounds);
 	}
-	printf("rounds=%ld seconds=%.2f\n", rounds, now() - t0);
+	printf("rounds=%ld seconds=%.2f\n", rounds, skm_now() - t0);
 	return 0;
 }

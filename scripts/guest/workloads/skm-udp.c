@@ -18,13 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "skm-time.h"
 
 int main(int argc, char **argv)
 {
@@ -50,8 +44,8 @@ int main(int argc, char **argv)
 		perror("udp");
 		return 1;
 	}
-	t0 = now();
-	while (now() - t0 < seconds) {
+	t0 = skm_now();
+	while (skm_now() - t0 < seconds) {
 		if (send(sfd, buf, sizeof(buf), 0) < 0 && errno != EAGAIN &&
 		    errno != ENOBUFS)
 			errors++;
@@ -59,6 +53,6 @@ int main(int argc, char **argv)
 			received++;
 	}
 	printf("received=%ld errors=%ld seconds=%.2f\n", received, errors,
-	       now() - t0);
+	       skm_now() - t0);
 	return 0;
 }
