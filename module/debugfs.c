@@ -24,6 +24,7 @@
 #include "debugfs.h"
 #include "exclusive.h"
 #include "memcg_state.h"
+#include "pcpu_rsv.h"
 #include "stats.h"
 
 /* Longer writes are not a value of any knob. */
@@ -90,6 +91,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 	for (stat = 0; stat < SKM_STAT_NR; stat++)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
 	skm_excl_show_stats(m);
+	skm_pcpu_show_stats(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(skm_stats);

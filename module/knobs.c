@@ -22,6 +22,8 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "parse.h"
+#include "pcpu_policy.h"
+#include "pcpu_rsv.h"
 #include "pressure.h"
 
 DEFINE_STATIC_KEY_TRUE(skm_enabled_key);
@@ -81,6 +83,7 @@ struct skm_uint_knob {
 	unsigned int *val;
 	unsigned int min;
 	unsigned int max;
+	void (*changed)(void);
 };
 
 static int skm_param_set_uint(const char *val, const struct kernel_param *kp)
@@ -92,6 +95,8 @@ static int skm_param_set_uint(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	WRITE_ONCE(*knob->val, v);
+	if (skm_live && knob->changed)
+		knob->changed();
 	return 0;
 }
 
@@ -118,6 +123,7 @@ bool skm_enabled __read_mostly = true;
 
 static void skm_enabled_changed(bool on)
 {
+	skm_pcpu_reconfigure();
 	if (on)
 		return;
 	skm_hooks_quiesce();
@@ -180,6 +186,7 @@ struct skm_fmt_knob {
 	unsigned int *val;
 	int (*parse)(const char *buf, unsigned int *val);
 	int (*print)(unsigned int val, char *buf, size_t size);
+	void (*changed)(void);
 };
 
 static int skm_param_set_fmt(const char *val, const struct kernel_param *kp)
@@ -191,6 +198,8 @@ static int skm_param_set_fmt(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	WRITE_ONCE(*knob->val, v);
+	if (skm_live && knob->changed)
+		knob->changed();
 	return 0;
 }
 
@@ -309,6 +318,73 @@ module_param_cb(exclusive_backstop_pct, &skm_uint_ops,
 		&skm_exclusive_backstop_pct_knob, 0644);
 MODULE_PARM_DESC(exclusive_backstop_pct,
 		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
+
+/*
+ * The per-CPU forward-alloc reserve (seed 001; see pcpu_policy.h), in pages:
+ * "off" leaves net.core.mem_pcpu_rsv to the kernel and the admin; "auto" (or
+ * 0) sizes it as max(1 MB, tcp_mem[2] / online CPUs / pcpu_rsv_divisor);
+ * 1..2^20 sets it, below the sysctl's 1 MB floor if asked. Going back to
+ * "off", or unloading, restores the sysctl's previous value.
+ */
+unsigned int skm_pcpu_rsv __read_mostly = SKM_PCPU_RSV_OFF;
+
+static int skm_pcpu_rsv_knob_parse(const char *buf, unsigned int *val)
+{
+	u32 v;
+
+	if (skm_pcpu_rsv_parse(buf, &v))
+		return -EINVAL;
+	if (skm_live && v != SKM_PCPU_RSV_OFF && !skm_pcpu_rsv_settable())
+		return -EOPNOTSUPP;
+	*val = v;
+	return 0;
+}
+
+static struct skm_fmt_knob skm_pcpu_rsv_knob = {
+	&skm_pcpu_rsv, skm_pcpu_rsv_knob_parse, skm_pcpu_rsv_print,
+	skm_pcpu_reconfigure };
+module_param_cb(pcpu_rsv, &skm_fmt_ops, &skm_pcpu_rsv_knob, 0644);
+MODULE_PARM_DESC(pcpu_rsv,
+		 "Per-CPU socket memory reserve: off|auto|pages (0 = auto, 1..1048576; default off)");
+
+/*
+ * Auto sizing's divisor: the whole host's uncertainty stays near
+ * tcp_mem[2] / divisor. 1..1024.
+ */
+unsigned int skm_pcpu_rsv_divisor __read_mostly = 8;
+static struct skm_uint_knob skm_pcpu_rsv_divisor_knob = {
+	&skm_pcpu_rsv_divisor, 1, 1024, skm_pcpu_reconfigure };
+module_param_cb(pcpu_rsv_divisor, &skm_uint_ops, &skm_pcpu_rsv_divisor_knob, 0644);
+MODULE_PARM_DESC(pcpu_rsv_divisor,
+		 "Auto reserve = max(1 MB, tcp_mem[2] / online CPUs / this) (1..1024, default 8)");
+
+/*
+ * A CPU whose TCP or UDP reserve has not moved for this long hands it back
+ * to the global counter. In ms, 0 (off) .. 600000.
+ */
+unsigned int skm_pcpu_drain_ms __read_mostly;
+static struct skm_uint_knob skm_pcpu_drain_ms_knob = {
+	&skm_pcpu_drain_ms, 0, 600000, skm_pcpu_reconfigure };
+module_param_cb(pcpu_drain_ms, &skm_uint_ops, &skm_pcpu_drain_ms_knob, 0644);
+MODULE_PARM_DESC(pcpu_drain_ms,
+		 "Drain a CPU's socket memory reserve after this idle time (ms, 0 off, 0..600000, default 0)");
+
+/*
+ * Bound the reserves a NUMA node's CPUs hold together to the node's CPU
+ * share of tcp_mem[2] / pcpu_rsv_divisor (at least one reserve).
+ */
+bool skm_pcpu_numa __read_mostly;
+
+static void skm_pcpu_numa_changed(bool on)
+{
+	skm_pcpu_reconfigure();
+}
+
+static struct skm_bool_knob skm_pcpu_numa_knob = {
+	&skm_pcpu_numa, NULL, skm_pcpu_numa_changed };
+module_param_cb(pcpu_numa, &skm_bool_ops, &skm_pcpu_numa_knob, 0644);
+MODULE_PARM_DESC(pcpu_numa,
+		 "Bound each NUMA node's summed socket memory reserves (bool, default N)");
 
 /**
  * skm_knobs_go_live() - apply the side effects of the values set at load

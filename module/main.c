@@ -4,8 +4,9 @@
  * for stock distribution kernels, as a module.
  *
  * Load order: check the kernel, find kallsyms, apply the knobs given at load,
- * install the hooks (all or nothing), then publish debugfs. Unload reverses
- * it and returns only when no task can still run our code.
+ * size the per-CPU reserve, install the hooks (all or nothing), then publish
+ * debugfs. Unload reverses it and returns only when no task can still run
+ * our code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +22,7 @@
 #include "ksym.h"
 #include "memcg_hooks.h"
 #include "memcg_state.h"
+#include "pcpu_rsv.h"
 #include "sock_hooks.h"
 
 static struct skm_hook skm_hooks[] = {
@@ -63,9 +65,15 @@ static int __init skmemcg_init(void)
 		return ret;
 
 	skm_knobs_go_live();
+	ret = skm_pcpu_init();
+	if (ret) {
+		skm_excl_exit();
+		return ret;
+	}
 
 	ret = skm_hooks_install(skm_hooks, ARRAY_SIZE(skm_hooks));
 	if (ret) {
+		skm_pcpu_exit();
 		skm_excl_exit();
 		return ret;
 	}
@@ -83,6 +91,7 @@ static void __exit skmemcg_exit(void)
 {
 	skm_debugfs_exit();
 	skm_hooks_remove(skm_hooks, ARRAY_SIZE(skm_hooks));
+	skm_pcpu_exit();
 	skm_excl_exit();
 	skm_memcg_free_all();
 	pr_info("unloaded\n");

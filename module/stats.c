@@ -21,6 +21,9 @@ static const char * const skm_stat_names[] = {
 	[SKM_STAT_MEMCGS_FREED]	= "memcgs_freed",
 	[SKM_STAT_EXCL_LOOKUPS]	= "exclusive_lookups",
 	[SKM_STAT_EXCL_LOOKUP_NS] = "exclusive_lookup_ns",
+	[SKM_STAT_PCPU_DRAINS]	= "pcpu_drains",
+	[SKM_STAT_PCPU_DRAINED_PAGES] = "pcpu_drained_pages",
+	[SKM_STAT_PCPU_NODE_OVER] = "pcpu_node_over_bound",
 };
 
 const char *skm_stat_name(enum skm_stat stat)
