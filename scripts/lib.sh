@@ -51,3 +51,12 @@ skm_ksrc() {
 	fi
 	echo "$dir"
 }
+
+# skm_guest_cases main|pcpu: guest test cases, comma-separated. "pcpu" are
+# the per-CPU reserve cases (pcpu_*.sh), which want a NUMA guest; "main" is
+# every other case.
+skm_guest_cases() {
+	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
+		grep -v '^lib' | if [ "$1" = pcpu ]; then grep '^pcpu_'; else grep -v '^pcpu_'; fi |
+		paste -sd, -)
+}

@@ -86,6 +86,8 @@ done
 counted kunit "$SKM_ROOT/scripts/kunit.sh"
 for kver in $kvers; do
 	counted "vm-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q
+	counted "vm-numa-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -c 4 -n 2 \
+		-t "$(skm_guest_cases pcpu)"
 done
 
 echo

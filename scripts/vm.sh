@@ -6,13 +6,16 @@
 # the named guest test cases and report each as PASS or FAIL.
 #
 #   scripts/vm.sh [-k KVER] [-t case,case...] [-T seconds-per-case]
-#                 [-c cpus] [-m MiB] [-a "extra kernel args"]
+#                 [-c cpus] [-n numa-nodes] [-m MiB] [-a "extra kernel args"]
 #                 [-e "VAR=value ..."] [-q]
 #
+# -n splits the vCPUs and the memory evenly over that many NUMA nodes.
 # -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
 #
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
-# cases default to every file in scripts/guest/tests/ except lib.sh; the
+# cases default to every file in scripts/guest/tests/ except the lib*.sh
+# helpers and the pcpu_* cases, which need a NUMA guest and run in a boot of
+# their own (scripts/test.sh: -c 4 -n 2 -t "$(skm_guest_cases pcpu)"); the
 # demo cases in scripts/guest/demo/ run only when named.
 # Besides the cases, three checks of the whole boot count as tests:
 # guest-completed (no hang or panic before the last case ended),
@@ -30,16 +33,18 @@ kver=${KVER:-}
 cases=
 case_timeout=300
 cpus=2
+nodes=1
 mem=1024
 append_extra=
 guest_env=
 quiet=
-while getopts "k:t:T:c:m:a:e:q" opt; do
+while getopts "k:t:T:c:n:m:a:e:q" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
 	t) cases=$OPTARG ;;
 	T) case_timeout=$OPTARG ;;
 	c) cpus=$OPTARG ;;
+	n) nodes=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	a) append_extra=$OPTARG ;;
 	e) guest_env=$(echo "$OPTARG" | tr ' ' ',') ;;
@@ -53,12 +58,9 @@ vmlinuz=/boot/vmlinuz-$kver
 kdir=/lib/modules/$kver/build
 [ -r "$vmlinuz" ] || skm_die "$vmlinuz not found"
 [ -d "$kdir" ] || skm_die "$kdir not found: install linux-headers-$kver"
-if [ -z "$cases" ]; then
-	cases=$(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
-		grep -v '^lib' | paste -sd, -)
-fi
+[ -n "$cases" ] || cases=$(skm_guest_cases main)
 
-work=$SKM_OUT/vm-$kver
+work=$SKM_OUT/vm-$kver$([ "$nodes" -gt 1 ] && echo "-numa$nodes")
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -108,15 +110,30 @@ cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modul
 depmod -b "$root" "$kver"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
 
+# NUMA: node i is socket i, with vCPUs [i*cpus/nodes, (i+1)*cpus/nodes) and
+# mem/nodes MiB (a socket spanning nodes makes the guest kernel WARN).
+smp=$cpus
+numa=()
+if [ "$nodes" -gt 1 ]; then
+	[ $((cpus % nodes)) -eq 0 ] && [ $((mem % nodes)) -eq 0 ] ||
+		skm_die "-n $nodes must divide -c $cpus and -m $mem"
+	per=$((cpus / nodes))
+	smp="cpus=$cpus,sockets=$nodes,cores=$per,threads=1"
+	for ((i = 0; i < nodes; i++)); do
+		numa+=(-object "memory-backend-ram,id=m$i,size=$((mem / nodes))M"
+		       -numa "node,nodeid=$i,cpus=$((i * per))-$(((i + 1) * per - 1)),memdev=m$i")
+	done
+fi
+
 # Boot.
 ncases=$(echo "$cases" | tr ',' '\n' | grep -c .)
 limit=$((ncases * case_timeout + 120))
 log=$work/console.log
-skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $mem MiB, limit ${limit}s)"
+skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $mem MiB, limit ${limit}s)"
 t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
-	-accel tcg,thread=multi -cpu max -m "$mem" -smp "$cpus" \
+	-accel tcg,thread=multi -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 	-nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \

@@ -68,6 +68,11 @@ check_knob psi_full_pct '0=0|100=100|5=5' '101|-0'
 check_knob headroom_pct '0=0|50=50|5=5' '51|100'
 check_knob exclusive "$BOOL" '2|exclusive'
 check_knob exclusive_backstop_pct '0=0|10000=10000|200=200' '10001|-5|2e2'
+check_knob pcpu_rsv 'auto=auto|0=auto|1=1|1048576=1048576|100=100|off=off' \
+	'1048577|-1|Auto|OFF|1 MB|offf|4096k|auto,off'
+check_knob pcpu_rsv_divisor '1=1|1024=1024|8=8' '0|1025|8.0'
+check_knob pcpu_drain_ms '600000=600000|10=10|0=0' '600001|-10|1s'
+check_knob pcpu_numa "$BOOL" '2|numa'
 
 # Every knob has a table above.
 for k in $(knobs); do

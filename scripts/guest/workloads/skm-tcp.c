@@ -3,14 +3,19 @@
  * skm-tcp: move bytes over loopback TCP between a sender and a receiver in
  * one process, and report the throughput.
  *
- *   skm-tcp [-b MiB] [-c conns]
+ *   skm-tcp [-b MiB] [-c conns] [-S cpu] [-R cpu]
  *
  * Each connection sends MiB mebibytes (default 16) from a sender thread to a
- * receiver thread that reads everything. Prints "bytes=N seconds=S MiBps=R".
+ * receiver thread that reads everything. -S and -R pin the sender and the
+ * receiver threads to one CPU each: then memory is charged on one CPU and
+ * freed on another, as in the asymmetric loopback workload of seed 001.
+ * Prints "bytes=N seconds=S MiBps=R".
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,20 +63,42 @@ static void *sender(void *arg)
 	return NULL;
 }
 
+/* Start fn(arg) in a thread, pinned to @cpu unless it is negative. */
+static void start(pthread_t *t, void *(*fn)(void *), long arg, int cpu)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+
+	pthread_attr_init(&attr);
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (pthread_attr_setaffinity_np(&attr, sizeof(set), &set))
+			die("pthread_attr_setaffinity_np");
+	}
+	if (pthread_create(t, &attr, fn, (void *)arg))
+		die("pthread_create");
+	pthread_attr_destroy(&attr);
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(addr);
 	pthread_t *threads;
 	struct timespec t0, t1;
-	int conns = 1, opt, lfd, i;
+	int conns = 1, opt, lfd, i, send_cpu = -1, recv_cpu = -1;
 	double secs;
 
-	while ((opt = getopt(argc, argv, "b:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:c:S:R:")) != -1) {
 		if (opt == 'b')
 			bytes_per_conn = atoll(optarg) << 20;
 		else if (opt == 'c')
 			conns = atoi(optarg);
+		else if (opt == 'S')
+			send_cpu = atoi(optarg);
+		else if (opt == 'R')
+			recv_cpu = atoi(optarg);
 		else
 			return 2;
 	}
@@ -92,8 +119,8 @@ int main(int argc, char **argv)
 		afd = accept(lfd, NULL, NULL);
 		if (afd < 0)
 			die("accept");
-		pthread_create(&threads[2 * i], NULL, receiver, (void *)(long)afd);
-		pthread_create(&threads[2 * i + 1], NULL, sender, (void *)(long)cfd);
+		start(&threads[2 * i], receiver, afd, recv_cpu);
+		start(&threads[2 * i + 1], sender, cfd, send_cpu);
 	}
 	for (i = 0; i < 2 * conns; i++)
 		pthread_join(threads[i], NULL);
