@@ -6,6 +6,7 @@
 # make kunit           KUnit suites in UML
 # make test            everything the README's test command runs
 # make demo            the README's demo in the VM
+# make bench           benchmarks in the VM (scripts/bench.sh)
 #
 # KDIR defaults to the running kernel's build tree, else the newest installed
 # Debian linux-headers-*-amd64.
@@ -33,4 +34,7 @@ test:
 demo:
 	scripts/demo.sh
 
-.PHONY: all modules clean checkpatch kunit test demo
+bench:
+	scripts/bench.sh
+
+.PHONY: all modules clean checkpatch kunit test demo bench
