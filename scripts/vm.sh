@@ -60,7 +60,8 @@ kdir=/lib/modules/$kver/build
 [ -d "$kdir" ] || skm_die "$kdir not found: install linux-headers-$kver"
 [ -n "$cases" ] || cases=$(skm_guest_cases main)
 
-work=$SKM_OUT/vm-$kver$([ "$nodes" -gt 1 ] && echo "-numa$nodes")
+work=$SKM_OUT/vm-$kver
+if [ "$nodes" -gt 1 ]; then work=$work-numa$nodes; fi
 rm -rf "$work"
 mkdir -p "$work"
 
