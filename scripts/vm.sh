@@ -25,6 +25,9 @@
 # kept in out/vm-KVER/console.log; each failed case's output and guest dmesg
 # are also in out/vm-KVER/CASE.log.
 #
+# -q leaves out the guest notes of passing cases; a failed case still shows
+# its own lines (not its dmesg).
+#
 # Last line: "vm[KVER]: N passed, N failed". Exit 0 only if none failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -164,7 +167,13 @@ for c in $(echo "$cases" | tr ',' ' '); do
 	if [ "$verdict" = FAIL ]; then
 		sed -n "/^@@SKM BEGIN $c\$/,/^@@SKM END $c /p" "$log" > "$work/$c.log"
 		[ -s "$work/$c.log" ] || sed -n "/^@@SKM BEGIN $c\$/,\$p" "$log" > "$work/$c.log"
-		[ -n "$quiet" ] || sed 's/^/    /' "$work/$c.log" | tail -n 60
+		if [ -n "$quiet" ]; then
+			# Quiet still says why: the case's own lines, no dmesg.
+			grep "^\[$c\] " "$work/$c.log" | grep -v "\] dmesg: " |
+				sed 's/^/    /' | tail -n 20 || true
+		else
+			sed 's/^/    /' "$work/$c.log" | tail -n 60
+		fi
 	fi
 	report "$c" "$verdict" "$detail"
 done
