@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 				perror(argv[i]);
 				return 1;
 			}
-			while ((n = read(fd, buf, sizeof(buf))) > 0) {
+			while (!stop && (n = read(fd, buf, sizeof(buf))) > 0) {
 				double ahead;
 
 				bytes += n;
