@@ -25,10 +25,12 @@
 #include "pcpu_policy.h"
 #include "pcpu_rsv.h"
 #include "pressure.h"
+#include "reclaim_policy.h"
 
 DEFINE_STATIC_KEY_TRUE(skm_enabled_key);
 DEFINE_STATIC_KEY_FALSE(skm_instrument_key);
 DEFINE_STATIC_KEY_FALSE(skm_throttle_key);
+DEFINE_STATIC_KEY_FALSE(skm_reclaim_key);
 
 static bool skm_live;
 
@@ -386,6 +388,37 @@ module_param_cb(pcpu_numa, &skm_bool_ops, &skm_pcpu_numa_knob, 0644);
 MODULE_PARM_DESC(pcpu_numa,
 		 "Bound each NUMA node's summed socket memory reserves (bool, default N)");
 
+/*
+ * How reclaim treats memory.low / memory.min protection (seed 003; see
+ * reclaim_policy.h): kernel (untouched), cliff, seed or linear, on the
+ * classic LRU and on MGLRU.
+ */
+unsigned int skm_reclaim_policy __read_mostly = SKM_RECLAIM_KERNEL;
+
+static void skm_reclaim_policy_changed(void)
+{
+	skm_key_set(&skm_reclaim_key.key,
+		    READ_ONCE(skm_reclaim_policy) != SKM_RECLAIM_KERNEL);
+}
+
+static struct skm_fmt_knob skm_reclaim_policy_knob = {
+	&skm_reclaim_policy, skm_reclaim_policy_parse, skm_reclaim_policy_print,
+	skm_reclaim_policy_changed };
+module_param_cb(reclaim_policy, &skm_fmt_ops, &skm_reclaim_policy_knob, 0644);
+MODULE_PARM_DESC(reclaim_policy,
+		 "memory.low/min reclaim curve: kernel|cliff|seed|linear (default kernel)");
+
+/*
+ * Scales the overage term of the seed and linear curves, in %: 100 is the
+ * formula as written, 200 reclaims an overage twice as hard. 0..1000.
+ */
+unsigned int skm_reclaim_gain_pct __read_mostly = SKM_GAIN_PCT_ONE;
+static struct skm_uint_knob skm_reclaim_gain_pct_knob = {
+	&skm_reclaim_gain_pct, 0, SKM_GAIN_PCT_MAX };
+module_param_cb(reclaim_gain_pct, &skm_uint_ops, &skm_reclaim_gain_pct_knob, 0644);
+MODULE_PARM_DESC(reclaim_gain_pct,
+		 "Scale of the overage term of the seed and linear curves (%, 0..1000, default 100)");
+
 /**
  * skm_knobs_go_live() - apply the side effects of the values set at load
  *
@@ -402,6 +435,7 @@ void skm_knobs_go_live(void)
 	kernel_param_lock(THIS_MODULE);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));	/* all keyed */
+	skm_reclaim_policy_changed();
 	skm_live = true;
 	kernel_param_unlock(THIS_MODULE);
 }

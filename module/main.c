@@ -23,6 +23,7 @@
 #include "memcg_hooks.h"
 #include "memcg_state.h"
 #include "pcpu_rsv.h"
+#include "reclaim_hooks.h"
 #include "sock_hooks.h"
 
 static struct skm_hook skm_hooks[] = {
@@ -43,6 +44,9 @@ static struct skm_hook skm_hooks[] = {
 	SKM_CALL("mem_cgroup_uncharge_skmem",
 		 &skm_mem_cgroup_uncharge_skmem_orig),
 	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
+	SKM_HOOK("mem_cgroup_size", skm_mem_cgroup_size,
+		 &skm_mem_cgroup_size_orig),
+	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig),
 	SKM_HOOK_ALWAYS("mem_cgroup_css_free", skm_mem_cgroup_css_free,
 			&skm_mem_cgroup_css_free_orig),
 };

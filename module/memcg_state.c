@@ -167,8 +167,10 @@ enum skm_level skm_memcg_hold(struct skm_memcg *sm, enum skm_level level,
  * @m: the seq_file
  *
  * One line per memcg with state: cgroup path, level held, ms until it
- * expires, allocations throttled (TX, RX), and whether sockets created in
- * it now are memcg-exclusive.
+ * expires, allocations throttled (TX, RX), whether sockets created in it
+ * now are memcg-exclusive, and from the last reclaim the reclaim policy
+ * shaped: the protection honoured and the usage (KiB), and the share of
+ * its lists scanned (%, "-" if never shaped).
  */
 void skm_memcg_show(struct seq_file *m)
 {
@@ -180,27 +182,35 @@ void skm_memcg_show(struct seq_file *m)
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!path)
 		return;
-	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx exclusive\n");
+	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx exclusive protection_kib usage_kib scan_pct\n");
 	rcu_read_lock();
 	hash_for_each_rcu(skm_memcgs, bkt, sm, node) {
 		unsigned long state = READ_ONCE(sm->state);
 		struct cgroup *cgrp = cgroup_get_from_id(sm->cgroup_id);
 		long left = skm_level_expires_in(state, now);
 
+		unsigned int ppm = READ_ONCE(sm->reclaim_ppm);
+		unsigned long usage = READ_ONCE(sm->reclaim_usage);
+		char scan[16] = "-";
 		bool exclusive;
 
+		if (usage)
+			snprintf(scan, sizeof(scan), "%u.%u", ppm / 10000,
+				 ppm / 1000 % 10);
 		if (IS_ERR(cgrp))
 			continue;	/* being removed */
 		if (cgroup_path(cgrp, path, PATH_MAX) < 0)
 			strscpy(path, "?", PATH_MAX);
 		exclusive = skm_excl_cgroup_exclusive(cgrp);
 		cgroup_put(cgrp);
-		seq_printf(m, "%s %s %u %ld %ld %s\n", path,
+		seq_printf(m, "%s %s %u %ld %ld %s %lu %lu %s\n", path,
 			   skm_level_name(skm_level_unpack(state, now)),
 			   left > 0 ? jiffies_to_msecs(left) : 0,
 			   atomic_long_read(&sm->throttled[SKM_DIR_TX]),
 			   atomic_long_read(&sm->throttled[SKM_DIR_RX]),
-			   exclusive ? "yes" : "no");
+			   exclusive ? "yes" : "no",
+			   READ_ONCE(sm->reclaim_protection) << (PAGE_SHIFT - 10),
+			   usage << (PAGE_SHIFT - 10), scan);
 	}
 	rcu_read_unlock();
 	kfree(path);

@@ -30,6 +30,9 @@ enum skm_dir {
  * @vmpr_scanned: pages scanned in the open window
  * @vmpr_reclaimed: pages reclaimed in the open window
  * @throttled: allocations suppressed, per direction
+ * @reclaim_protection: protection the last shaped reclaim honoured, pages
+ * @reclaim_usage: usage then, pages
+ * @reclaim_ppm: the scan fraction the reclaim policy gave then, ppm
  * @rcu: freeing
  *
  * Created on first need, freed when the memcg is (mem_cgroup_css_free) or
@@ -45,6 +48,9 @@ struct skm_memcg {
 	unsigned long vmpr_scanned;
 	unsigned long vmpr_reclaimed;
 	atomic_long_t throttled[SKM_DIR_NR];
+	unsigned long reclaim_protection;
+	unsigned long reclaim_usage;
+	unsigned int reclaim_ppm;
 	struct rcu_head rcu;
 };
 

@@ -24,6 +24,9 @@ static const char * const skm_stat_names[] = {
 	[SKM_STAT_PCPU_DRAINS]	= "pcpu_drains",
 	[SKM_STAT_PCPU_DRAINED_PAGES] = "pcpu_drained_pages",
 	[SKM_STAT_PCPU_NODE_OVER] = "pcpu_node_over_bound",
+	[SKM_STAT_RECLAIM_SHAPED] = "reclaim_shaped",
+	[SKM_STAT_RECLAIM_BATCHES_HELD] = "reclaim_batches_held",
+	[SKM_STAT_RECLAIM_INSANE] = "reclaim_layout_mismatch",
 };
 
 const char *skm_stat_name(enum skm_stat stat)

@@ -52,11 +52,14 @@ skm_ksrc() {
 	echo "$dir"
 }
 
-# skm_guest_cases main|pcpu: guest test cases, comma-separated. "pcpu" are
-# the per-CPU reserve cases (pcpu_*.sh), which want a NUMA guest; "main" is
-# every other case.
+# skm_guest_cases main|pcpu|reclaim: guest test cases, comma-separated.
+# "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA
+# guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long, in a boot
+# of their own; "main" every other case.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
-		grep -v '^lib' | if [ "$1" = pcpu ]; then grep '^pcpu_'; else grep -v '^pcpu_'; fi |
-		paste -sd, -)
+		grep -v '^lib' | case $1 in
+			main) grep -Ev '^(pcpu|reclaim)_' ;;
+			*) grep "^$1_" ;;
+		esac | paste -sd, -)
 }

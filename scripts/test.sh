@@ -88,6 +88,10 @@ for kver in $kvers; do
 	counted "vm-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q
 	counted "vm-numa-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -c 4 -n 2 \
 		-t "$(skm_guest_cases pcpu)"
+	counted "vm-reclaim-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w reclaim \
+		-T 1500 -t "$(skm_guest_cases reclaim)"
+	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
+		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
 done
 
 echo

@@ -7,16 +7,18 @@
 #
 #   scripts/vm.sh [-k KVER] [-t case,case...] [-T seconds-per-case]
 #                 [-c cpus] [-n numa-nodes] [-m MiB] [-a "extra kernel args"]
-#                 [-e "VAR=value ..."] [-q]
+#                 [-e "VAR=value ..."] [-w tag] [-q]
 #
 # -n splits the vCPUs and the memory evenly over that many NUMA nodes.
+# -w keeps this boot's files in out/vm-KVER-TAG (NUMA boots: -numaN).
 # -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
 #
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
 # cases default to every file in scripts/guest/tests/ except the lib*.sh
-# helpers and the pcpu_* cases, which need a NUMA guest and run in a boot of
-# their own (scripts/test.sh: -c 4 -n 2 -t "$(skm_guest_cases pcpu)"); the
-# demo cases in scripts/guest/demo/ run only when named.
+# helpers, the pcpu_* cases, which need a NUMA guest, and the reclaim_*
+# cases, which take minutes; scripts/test.sh boots those apart
+# (-t "$(skm_guest_cases pcpu)" -c 4 -n 2, -t "$(skm_guest_cases reclaim)").
+# The demo cases in scripts/guest/demo/ run only when named.
 # Besides the cases, three checks of the whole boot count as tests:
 # guest-completed (no hang or panic before the last case ended),
 # kernel-log-clean (no BUG, WARNING, Oops, lockup, stall, hung task or
@@ -41,7 +43,8 @@ mem=1024
 append_extra=
 guest_env=
 quiet=
-while getopts "k:t:T:c:n:m:a:e:q" opt; do
+tag=
+while getopts "k:t:T:c:n:m:a:e:w:q" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
 	t) cases=$OPTARG ;;
@@ -51,6 +54,7 @@ while getopts "k:t:T:c:n:m:a:e:q" opt; do
 	m) mem=$OPTARG ;;
 	a) append_extra=$OPTARG ;;
 	e) guest_env=$(echo "$OPTARG" | tr ' ' ',') ;;
+	w) tag=$OPTARG ;;
 	q) quiet=1 ;;
 	*) skm_die "usage: see the header of $0" ;;
 	esac
@@ -64,7 +68,7 @@ kdir=/lib/modules/$kver/build
 [ -n "$cases" ] || cases=$(skm_guest_cases main)
 
 work=$SKM_OUT/vm-$kver
-if [ "$nodes" -gt 1 ]; then work=$work-numa$nodes; fi
+if [ -n "$tag" ]; then work=$work-$tag; elif [ "$nodes" -gt 1 ]; then work=$work-numa$nodes; fi
 rm -rf "$work"
 mkdir -p "$work"
 
@@ -98,7 +102,7 @@ strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemc
 mkdir -p "$root/opt"
 strip --strip-debug -o "$root/opt/skmemcg-unsupported.ko" "$unsupported/skmemcg.ko"
 # Kernel modules the cases need, with their dependencies, uncompressed.
-for m in ${SKM_GUEST_MODULES:-}; do
+for m in ${SKM_GUEST_MODULES:-brd ext4 crc32c_generic}; do
 	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' |
 	while read -r ko; do
 		rel=${ko#/lib/modules/$kver/}

@@ -73,6 +73,9 @@ check_knob pcpu_rsv 'auto=auto|0=auto|1=1|1048576=1048576|100=100|off=off' \
 check_knob pcpu_rsv_divisor '1=1|1024=1024|8=8' '0|1025|8.0'
 check_knob pcpu_drain_ms '600000=600000|10=10|0=0' '600001|-10|1s'
 check_knob pcpu_numa "$BOOL" '2|numa'
+check_knob reclaim_policy 'cliff=cliff|seed=seed|linear=linear|kernel=kernel' \
+	'Linear|none|seed,linear|1|kernel cliff'
+check_knob reclaim_gain_pct '0=0|1000=1000|100=100' '1001|-1|1.5'
 
 # Every knob has a table above.
 for k in $(knobs); do

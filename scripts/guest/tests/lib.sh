@@ -38,7 +38,7 @@ skm_stat() {
 }
 
 # The kernel functions skmemcg hooks (module/main.c).
-HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated mem_cgroup_charge_skmem sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free inet_csk_accept vmpressure mem_cgroup_css_free"
+HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated mem_cgroup_charge_skmem sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free inet_csk_accept vmpressure mem_cgroup_size evict_folios mem_cgroup_css_free"
 NHOOKS=$(echo $HOOKED | wc -w)
 
 # hooked_functions: those of them in ftrace's enabled_functions.

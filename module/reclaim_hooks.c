@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proportional memory.low / memory.min reclaim: the glue. The model and the
+ * curves are in reclaim_policy.h.
+ *
+ * Classic LRU. get_scan_count() scales a protected memcg's scan of each
+ * list by protection / mem_cgroup_size(memcg), and mem_cgroup_size() has no
+ * other caller. Its replacement returns the size that makes the kernel's
+ * own arithmetic scan the policy's fraction (skm_reclaim_size_for_ppm()).
+ * emin and elow are read as the kernel computed them
+ * (mem_cgroup_calculate_protection(), not hooked), so the hierarchical
+ * distribution of protection is not touched; which pass it is comes from
+ * the scan_control, found through current->reclaim_state.
+ *
+ * MGLRU. lru_gen_shrink_lruvec() (6.1) and try_to_shrink_lruvec() (6.12)
+ * evict a memcg's oldest generation batch by batch through evict_folios(),
+ * until nr_to_scan pages are counted, with no proportional protection at
+ * all. The replacement lets a batch of a protected memcg through with
+ * probability f, the policy's fraction; otherwise it scans nothing and
+ * reports one batch (MIN_LRU_BATCH pages) done, so the caller's loop goes
+ * on within its own budget: the memcg's scanned pages fall to f of what
+ * the kernel would have scanned. (Reporting 0 instead would end the
+ * memcg's turn at the first held batch: f / (1 - f) batches, not f.)
+ * Memcgs the kernel skips as protected (below memory.min, or below
+ * memory.low in the first pass) never get here.
+ *
+ * Memcgs without protection (emin = elow = 0) see no change in either.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/memcontrol.h>
+#include <linux/mmzone.h>
+#include <linux/page_counter.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/static_call.h>
+
+#include "hooks.h"
+#include "knobs.h"
+#include "memcg_state.h"
+#include "reclaim_hooks.h"
+#include "reclaim_policy.h"
+#include "stats.h"
+
+DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_size, skm_mem_cgroup_size);
+const struct skm_orig skm_mem_cgroup_size_orig = {
+	&STATIC_CALL_KEY(skm_orig_mem_cgroup_size),
+	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_size),
+};
+
+DEFINE_STATIC_CALL_NULL(skm_orig_evict_folios, skm_evict_folios);
+const struct skm_orig skm_evict_folios_orig = {
+	&STATIC_CALL_KEY(skm_orig_evict_folios),
+	STATIC_CALL_TRAMP_ADDR(skm_orig_evict_folios),
+};
+
+/*
+ * A scan_control whose fields are out of range is not one: the replicated
+ * layout does not match this kernel, so leave the kernel alone.
+ */
+static bool skm_scan_control_sane(const struct skm_scan_control *sc)
+{
+	return sc->priority >= 0 && sc->priority <= DEF_PRIORITY &&
+	       sc->reclaim_idx >= 0 && sc->reclaim_idx < MAX_NR_ZONES &&
+	       sc->order >= 0 && sc->order < BITS_PER_LONG;
+}
+
+/* The scan_control the current task reclaims under, or NULL. */
+static const struct skm_scan_control *skm_current_scan_control(void)
+{
+	struct reclaim_state *rs = current->reclaim_state;
+	const struct skm_scan_control *sc;
+
+	if (!rs)
+		return NULL;
+	sc = container_of(rs, struct skm_scan_control, reclaim_state);
+	if (!skm_scan_control_sane(sc)) {
+		skm_stat_inc(SKM_STAT_RECLAIM_INSANE);
+		return NULL;
+	}
+	return sc;
+}
+
+/*
+ * The policy's fraction for @memcg in this pass, or SKM_PPM_ONE with
+ * *@shaped false when the kernel's behaviour stands.
+ */
+static u32 skm_reclaim_ppm(struct mem_cgroup *memcg, unsigned long usage,
+			   bool low_reclaim, u64 *protection, bool *shaped)
+{
+	unsigned int policy = READ_ONCE(skm_reclaim_policy);
+	u64 emin = READ_ONCE(memcg->memory.emin);
+	u64 elow = READ_ONCE(memcg->memory.elow);
+	struct skm_memcg *sm;
+	u32 ppm;
+
+	*shaped = false;
+	*protection = skm_reclaim_protection_pages(emin, elow, low_reclaim);
+	if (policy == SKM_RECLAIM_KERNEL || (!emin && !elow))
+		return SKM_PPM_ONE;
+	ppm = skm_reclaim_scan_ppm(policy, usage, emin, elow, low_reclaim,
+				   READ_ONCE(skm_reclaim_gain_pct));
+	*shaped = true;
+	skm_stat_inc(SKM_STAT_RECLAIM_SHAPED);
+
+	/* For the "cgroups" file; reclaim allocates nothing if it cannot. */
+	rcu_read_lock();
+	sm = skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
+	if (sm) {
+		WRITE_ONCE(sm->reclaim_protection, *protection);
+		WRITE_ONCE(sm->reclaim_usage, usage);
+		WRITE_ONCE(sm->reclaim_ppm, ppm);
+	}
+	rcu_read_unlock();
+	return ppm;
+}
+
+unsigned long notrace skm_mem_cgroup_size(struct mem_cgroup *memcg)
+{
+	int idx = skm_hook_enter();
+	unsigned long size = static_call(skm_orig_mem_cgroup_size)(memcg);
+	const struct skm_scan_control *sc;
+	u64 protection;
+	bool shaped;
+	u32 ppm;
+
+	if (!static_branch_unlikely(&skm_reclaim_key))
+		goto out;
+	sc = skm_current_scan_control();
+	if (!sc)
+		goto out;
+	ppm = skm_reclaim_ppm(memcg, size, sc->memcg_low_reclaim, &protection,
+			      &shaped);
+	if (shaped && protection)
+		size = skm_reclaim_size_for_ppm(protection, ppm);
+out:
+	skm_hook_exit(idx);
+	return size;
+}
+
+/* Let this batch of a memcg's MGLRU eviction through? */
+static bool skm_reclaim_let_batch(struct lruvec *lruvec,
+				  const struct skm_scan_control *sc)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	u64 protection;
+	bool shaped;
+	u32 ppm;
+
+	if (!memcg || !skm_scan_control_sane(sc))
+		return true;
+	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
+			      sc->memcg_low_reclaim, &protection, &shaped);
+	if (!shaped || ppm >= SKM_PPM_ONE)
+		return true;
+	if (get_random_u32_below(SKM_PPM_ONE) < ppm)
+		return true;
+	skm_stat_inc(SKM_STAT_RECLAIM_BATCHES_HELD);
+	return false;
+}
+
+#ifdef SKM_FAMILY_6_1
+int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
+			     int swappiness, bool *need_swapping)
+#else
+int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
+			     int swappiness)
+#endif
+{
+	int idx = skm_hook_enter();
+	int scanned = MIN_LRU_BATCH;	/* held: as if one batch was done */
+
+	if (!static_branch_unlikely(&skm_reclaim_key) ||
+	    skm_reclaim_let_batch(lruvec, sc))
+#ifdef SKM_FAMILY_6_1
+		scanned = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness,
+							     need_swapping);
+#else
+		scanned = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness);
+#endif
+	skm_hook_exit(idx);
+	return scanned;
+}
