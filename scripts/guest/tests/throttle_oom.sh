@@ -15,6 +15,8 @@ while [ $i -lt "$rounds" ]; do
 	for config in $configs; do
 		line=$(burst_run $config)
 		echo "$line"
+		# burst_run runs in a subshell: its fail() ends only that.
+		case $line in *FAIL:*) fail "round $i, $config: ${line#*FAIL: }" ;; esac
 		echo "$line" >> /tmp/results
 	done
 	i=$((i + 1))
