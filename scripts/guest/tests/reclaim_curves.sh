@@ -9,11 +9,11 @@
 # measured last. Files live on ext4 on a brd RAM disk: real page cache.
 #
 # Checked, per LRU: every policy protects A fully at low > W (<= 10%);
-# under cliff A loses its protection at once and is reclaimed down to
-# memory.low (its usage at low = 42 and 28 sums to at most 86 MiB); seed
-# and linear ramp (14 MiB at least 20 points above 60 MiB) and keep part of
-# it (usage summed at least 10 MiB above cliff's). Needs cliff, seed and
-# linear in RECLAIM_POLICIES.
+# cliff jumps: at some step just below W (60, 42 or 28 MiB) it scans A at
+# least 20 points harder than seed and than linear; seed and linear ramp
+# (14 MiB at least 20 points above 60 MiB) and keep more of A than cliff
+# (usage at 42 and 28 summed at least 10 MiB above cliff's). Needs cliff,
+# seed and linear in RECLAIM_POLICIES.
 # Each measurement prints an "RC" line, which scripts/reclaim-plot.sh turns
 # into a PNG.
 . /tests/lib.sh
@@ -127,14 +127,18 @@ for lru in classic mglru; do
 	for pol in $POLICIES; do
 		[ "$(pct $lru $pol 72)" -le 10 ] || fail "$lru $pol: $(pct $lru $pol 72)% at low > W"
 	done
-	# usage at low = 42 and 28 together: cliff gives up all protection
-	# above memory.low, so it tracks 42 + 28; seed and linear keep part.
 	cliff_use=$(( $(use $lru cliff 42) + $(use $lru cliff 28) ))
-	[ "$cliff_use" -le 86 ] ||
-		fail "$lru cliff: usage $cliff_use MiB at low 42 + 28: protection not lost at once"
 	for pol in seed linear; do
 		[ "$(pct $lru $pol 14)" -ge $(( $(pct $lru $pol 60) + 20 )) ] ||
 			fail "$lru $pol: no ramp ($(pct $lru $pol 60)% at 60, $(pct $lru $pol 14)% at 14)"
+		# the jump: just below W, cliff scans far harder at some step
+		jump=0
+		for low in 60 42 28; do
+			[ "$(pct $lru cliff $low)" -ge $(( $(pct $lru $pol $low) + 20 )) ] && jump=1
+		done
+		[ $jump -eq 1 ] ||
+			fail "$lru: cliff never scans 20 points above $pol at low 60, 42 or 28"
+		# usage at low = 42 and 28 together: proportional keeps more
 		u=$(( $(use $lru $pol 42) + $(use $lru $pol 28) ))
 		[ "$u" -ge $(( cliff_use + 10 )) ] ||
 			fail "$lru $pol: usage $u MiB at low 42 + 28, cliff $cliff_use"
