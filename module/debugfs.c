@@ -23,6 +23,7 @@
 
 #include "debugfs.h"
 #include "exclusive.h"
+#include "hook_time.h"
 #include "memcg_state.h"
 #include "pcpu_rsv.h"
 #include "stats.h"
@@ -103,6 +104,8 @@ static int skm_cgroups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(skm_cgroups);
 
+DEFINE_SHOW_ATTRIBUTE(skm_hook_times);
+
 /**
  * skm_debugfs_init() - create /sys/kernel/debug/skmemcg and its files
  * @hooks_installed: reported in "stats"
@@ -128,6 +131,8 @@ void skm_debugfs_init(unsigned int hooks_installed)
 			    &skm_stats_fops);
 	debugfs_create_file("cgroups", 0444, skm_debugfs_dir, NULL,
 			    &skm_cgroups_fops);
+	debugfs_create_file("hook_times", 0444, skm_debugfs_dir, NULL,
+			    &skm_hook_times_fops);
 	debugfs_create_file("exclusive_cgroups", 0600, skm_debugfs_dir, NULL,
 			    &skm_excl_cgroups_fops);
 }

@@ -4,16 +4,24 @@
  *
  * Each hook is an IPMODIFY ftrace_ops filtered on one function. Its callback
  * rewrites the return address of the ftrace trampoline so that the call lands
- * in our replacement instead. The replacement calls the original at its real
- * entry through a static call: a direct call, patched at load. Never through a
+ * in our replacement instead. The replacement calls the original through a
+ * static call (a direct call, patched at load) just past its ftrace site: the
+ * original runs without a second pass through ftrace, so a hooked call costs
+ * one trampoline, not two, and needs no recursion check. Never through a
  * function pointer: on kernels built with CONFIG_X86_KERNEL_IBT most of the
  * functions we hook are sealed at boot (their ENDBR is overwritten because
  * nothing in the kernel calls them indirectly), and an indirect call to them
- * traps on IBT hardware; never at entry + offset either. The call to the
- * original passes through the same ftrace site, and the callback lets it
- * through because its caller is this module (the livepatch-style recursion
- * check). The callback itself runs under ftrace's recursion protection
- * (FTRACE_OPS_FL_RECURSION).
+ * traps on IBT hardware; a direct call needs no ENDBR. The site is where
+ * ftrace_location() says, and must be at the entry or just past its ENDBR;
+ * the instructions before it (ENDBR alone) do nothing to skip. Other tracers
+ * of a hooked function see the kernel's calls of it, not ours.
+ *
+ * The callback only reads a static key and sets the return address: it
+ * calls nothing and cannot recurse, so it goes without ftrace's recursion
+ * wrapper (FTRACE_OPS_FL_RECURSION would put ftrace_ops_assist_func in
+ * front of it), and, where the kernel has ftrace_regs
+ * (CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS, x86 since 5.11), it asks for the
+ * light trampoline rather than a full pt_regs save, as livepatch does.
  *
  * Lifecycle, as kernel/livepatch/patch.c does it:
  * - resolve every symbol first; if any is missing, log one line naming all
@@ -36,6 +44,7 @@
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
+#include <asm/ibt.h>
 
 #include "compat.h"
 #include "hooks.h"
@@ -52,17 +61,35 @@ static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
 
 	if (!static_branch_likely(&skm_enabled_key) && !hook->always)
 		return;
-	/* The replacement calling the original: let it run. */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
 	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)hook->replacement);
+}
+
+typedef unsigned long skm_ftrace_location_t(unsigned long ip);
+DEFINE_STATIC_CALL_NULL(skm_ftrace_location, skm_ftrace_location_t);
+
+/*
+ * Where a replacement calls the original of @hook: just past its ftrace
+ * site, which must be at the entry or right after its ENDBR; 0 if not.
+ */
+static unsigned long skm_hook_orig_target(const struct skm_hook *hook)
+{
+	unsigned long site = static_call(skm_ftrace_location)(hook->addr);
+
+	if (!site || site < hook->addr ||
+	    site - hook->addr > (IS_ENABLED(CONFIG_X86_KERNEL_IBT) ? ENDBR_INSN_SIZE : 0))
+		return 0;
+	return site + MCOUNT_INSN_SIZE;
 }
 
 static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
 {
+	unsigned long ftrace_location_addr = skm_ksym_lookup("ftrace_location");
 	char missing[256] = "";
 	size_t len = 0;
 	unsigned int i;
+
+	if (!ftrace_location_addr)
+		len = scnprintf(missing, sizeof(missing), "ftrace_location");
 
 	for (i = 0; i < nr; i++) {
 		struct skm_hook *hook = &hooks[i];
@@ -78,9 +105,25 @@ static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
 		       init_utsname()->release, missing);
 		return -ENOENT;
 	}
+
+	static_call_update(skm_ftrace_location,
+			   (skm_ftrace_location_t *)ftrace_location_addr);
+	for (i = 0; i < nr; i++) {
+		struct skm_hook *hook = &hooks[i];
+
+		hook->orig_target = hook->addr;		/* SKM_CALL: its entry */
+		if (!hook->replacement)
+			continue;
+		hook->orig_target = skm_hook_orig_target(hook);
+		if (!hook->orig_target) {
+			pr_err("%s has no ftrace site at its entry; not loading\n",
+			       hook->name);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < nr; i++)
 		__static_call_update(hooks[i].orig->key, hooks[i].orig->tramp,
-				     (void *)hooks[i].addr);
+				     (void *)hooks[i].orig_target);
 	return 0;
 }
 
@@ -91,8 +134,10 @@ static int skm_hook_register(struct skm_hook *hook)
 	if (!hook->replacement)
 		return 0;	/* SKM_CALL: resolved only */
 	hook->ops.func = skm_hook_redirect;
-	hook->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-			  FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_PERMANENT;
+	hook->ops.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT;
+	/* As livepatch: with ftrace_regs, the light trampoline can change RIP. */
+	if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
+		hook->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
 
 	if (skm_test_fail_install && !strcmp(hook->name, skm_test_fail_install))
 		return -EIO;

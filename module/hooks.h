@@ -6,6 +6,8 @@
 #include <linux/srcu.h>
 #include <linux/static_call.h>
 
+#include "hook_time.h"
+
 /**
  * struct skm_orig - the static call through which a replacement calls the
  * kernel's original function
@@ -31,6 +33,8 @@ struct skm_orig {
  * @always: redirect even while the "enabled" knob is off (bookkeeping that
  *	must not be skipped, such as freeing a dead memcg's state)
  * @addr: the resolved entry of @name
+ * @orig_target: where @orig calls: just past @name's ftrace site when we
+ *	hook it, its entry when we only call it
  * @ops: the ftrace_ops that redirects calls of @name to @replacement
  * @installed: @ops is registered
  */
@@ -40,6 +44,7 @@ struct skm_hook {
 	const struct skm_orig *orig;
 	bool always;
 	unsigned long addr;
+	unsigned long orig_target;
 	struct ftrace_ops ops;
 	bool installed;
 };
@@ -72,19 +77,43 @@ void skm_hooks_quiesce(void);
 
 extern struct srcu_struct skm_hook_srcu;
 
+/**
+ * struct skm_hook_frame - what a replacement keeps from entry to exit
+ * @srcu_idx: its skm_hook_srcu read side
+ * @clock: its timing while "instrument" is on (hook_time.h)
+ */
+struct skm_hook_frame {
+	int srcu_idx;
+	struct skm_hook_clock clock;
+};
+
 /*
  * Every replacement brackets its body with these, so that unload can wait for
  * a task that sleeps inside the original (reclaim under a memcg charge) and
- * will return into our text.
+ * will return into our text, and its call of the original with
+ * skm_hook_orig_in() / skm_hook_orig_out(), which time it.
  */
-static __always_inline int skm_hook_enter(void)
+static __always_inline void skm_hook_enter(struct skm_hook_frame *f)
 {
-	return srcu_read_lock(&skm_hook_srcu);
+	f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
+	skm_hook_clock_start(&f->clock);
 }
 
-static __always_inline void skm_hook_exit(int idx)
+static __always_inline void skm_hook_orig_in(struct skm_hook_frame *f)
 {
-	srcu_read_unlock(&skm_hook_srcu, idx);
+	skm_hook_clock_orig_in(&f->clock);
+}
+
+static __always_inline void skm_hook_orig_out(struct skm_hook_frame *f)
+{
+	skm_hook_clock_orig_out(&f->clock);
+}
+
+static __always_inline void skm_hook_exit(struct skm_hook_frame *f,
+					  enum skm_hook_id id)
+{
+	skm_hook_clock_stop(&f->clock, id);
+	srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
 }
 
 #endif /* _SKMEMCG_HOOKS_H */

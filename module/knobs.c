@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 
 #include "exclusive.h"
+#include "hook_time.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "parse.h"
@@ -139,15 +140,26 @@ MODULE_PARM_DESC(enabled,
 		 "Master switch: N passes every hooked call to the kernel's own function (bool, default Y)");
 
 /*
- * Count calls of each hooked function in the "stats" file, default off.
- * Costs one per-CPU increment per call while on.
+ * Instrumentation for benchmarks, default off: count calls of
+ * __sk_mem_raise_allocated() and __sk_mem_reduce_allocated() in "stats",
+ * time the memcg-exclusive lookup, and time every replacement and the
+ * kernel's original inside it into the "hook_times" file (hook_time.c).
+ * Each write of Y clears hook_times. Costs a few clock reads and per-CPU
+ * additions per hooked call while on, one static branch while off.
  */
 bool skm_instrument __read_mostly;
+
+static void skm_instrument_changed(bool on)
+{
+	if (on)
+		skm_hook_times_reset();
+}
+
 static struct skm_bool_knob skm_instrument_knob = {
-	&skm_instrument, &skm_instrument_key.key };
+	&skm_instrument, &skm_instrument_key.key, skm_instrument_changed };
 module_param_cb(instrument, &skm_bool_ops, &skm_instrument_knob, 0644);
 MODULE_PARM_DESC(instrument,
-		 "Count calls of each hooked function in debugfs stats (bool, default N)");
+		 "Count and time hooked calls in debugfs stats and hook_times (bool, default N)");
 
 /*
  * Test only: pretend these kernel symbols (comma-separated) cannot be

@@ -29,21 +29,27 @@ const struct skm_orig skm_mem_cgroup_css_free_orig = {
 void notrace skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			    unsigned long scanned, unsigned long reclaimed)
 {
-	int idx = skm_hook_enter();
+	struct skm_hook_frame f;
 
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
 	static_call(skm_orig_vmpressure)(gfp, memcg, tree, scanned, reclaimed);
+	skm_hook_orig_out(&f);
 	if (static_branch_unlikely(&skm_throttle_key))
 		skm_throttle_vmpressure(gfp, memcg, tree, scanned, reclaimed);
-	skm_hook_exit(idx);
+	skm_hook_exit(&f, SKM_HOOK_VMPRESSURE);
 }
 
 /* Installed with SKM_HOOK_ALWAYS: runs even while "enabled" is off. */
 void notrace skm_mem_cgroup_css_free(struct cgroup_subsys_state *css)
 {
-	int idx = skm_hook_enter();
+	struct skm_hook_frame f;
 
+	skm_hook_enter(&f);
 	skm_memcg_forget(mem_cgroup_from_css(css));
 	skm_excl_forget_cgroup(mem_cgroup_from_css(css));
+	skm_hook_orig_in(&f);
 	static_call(skm_orig_mem_cgroup_css_free)(css);
-	skm_hook_exit(idx);
+	skm_hook_orig_out(&f);
+	skm_hook_exit(&f, SKM_HOOK_CSS_FREE);
 }

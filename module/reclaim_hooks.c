@@ -117,13 +117,17 @@ static u32 skm_reclaim_ppm(struct mem_cgroup *memcg, unsigned long usage,
 
 unsigned long notrace skm_mem_cgroup_size(struct mem_cgroup *memcg)
 {
-	int idx = skm_hook_enter();
-	unsigned long size = static_call(skm_orig_mem_cgroup_size)(memcg);
 	const struct skm_scan_control *sc;
+	struct skm_hook_frame f;
+	unsigned long size;
 	u64 protection;
 	bool shaped;
 	u32 ppm;
 
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	size = static_call(skm_orig_mem_cgroup_size)(memcg);
+	skm_hook_orig_out(&f);
 	if (!static_branch_unlikely(&skm_reclaim_key))
 		goto out;
 	sc = skm_current_scan_control();
@@ -134,7 +138,7 @@ unsigned long notrace skm_mem_cgroup_size(struct mem_cgroup *memcg)
 	if (shaped && protection)
 		size = skm_reclaim_size_for_ppm(protection, ppm);
 out:
-	skm_hook_exit(idx);
+	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
 	return size;
 }
 
@@ -167,17 +171,21 @@ int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
 			     int swappiness)
 #endif
 {
-	int idx = skm_hook_enter();
 	int scanned = MIN_LRU_BATCH;	/* held: as if one batch was done */
+	struct skm_hook_frame f;
 
+	skm_hook_enter(&f);
 	if (!static_branch_unlikely(&skm_reclaim_key) ||
-	    skm_reclaim_let_batch(lruvec, sc))
+	    skm_reclaim_let_batch(lruvec, sc)) {
+		skm_hook_orig_in(&f);
 #ifdef SKM_FAMILY_6_1
 		scanned = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness,
 							     need_swapping);
 #else
 		scanned = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness);
 #endif
-	skm_hook_exit(idx);
+		skm_hook_orig_out(&f);
+	}
+	skm_hook_exit(&f, SKM_HOOK_EVICT);
 	return scanned;
 }

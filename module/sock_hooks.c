@@ -98,86 +98,112 @@ static __always_inline struct skm_excl_sk *skm_excl_find_timed(struct sock *sk)
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
 {
-	int idx = skm_hook_enter();
-	struct skm_excl_sk *es = skm_excl_find_timed(sk);
+	struct skm_hook_frame f;
+	struct skm_excl_sk *es;
 	int ret = SKM_THROTTLE_KERNEL;
 
+	skm_hook_enter(&f);
+	es = skm_excl_find_timed(sk);
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key))
 		ret = skm_throttle_raise(sk, size, amt, kind, es);
-	if (ret == SKM_THROTTLE_KERNEL)
+	if (ret == SKM_THROTTLE_KERNEL) {
+		skm_hook_orig_in(&f);
 		ret = es ? skm_excl_raise(es, sk, size, amt, kind) :
 		      static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
-	skm_hook_exit(idx);
+		skm_hook_orig_out(&f);
+	}
+	skm_hook_exit(&f, SKM_HOOK_RAISE);
 	return ret;
 }
 
 void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 {
-	int idx = skm_hook_enter();
-	struct skm_excl_sk *es = skm_excl_find(sk);
+	struct skm_hook_frame f;
+	struct skm_excl_sk *es;
 
+	skm_hook_enter(&f);
+	es = skm_excl_find(sk);
 	skm_stat_inc_instrumented(SKM_STAT_REDUCE_CALLS);
+	skm_hook_orig_in(&f);
 	if (es)
 		skm_excl_reduce(es, sk, amount);
 	else
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
-	skm_hook_exit(idx);
+	skm_hook_orig_out(&f);
+	skm_hook_exit(&f, SKM_HOOK_REDUCE);
 }
 
 void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 {
-	int idx = skm_hook_enter();
-	struct skm_excl_sk *es = skm_excl_find(sk);
+	struct skm_hook_frame f;
+	struct skm_excl_sk *es;
 
+	skm_hook_enter(&f);
+	es = skm_excl_find(sk);
+	skm_hook_orig_in(&f);
 	if (es)
 		skm_excl_forced_schedule(es, sk, size);
 	else
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
-	skm_hook_exit(idx);
+	skm_hook_orig_out(&f);
+	skm_hook_exit(&f, SKM_HOOK_FORCED);
 }
 
 void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
 {
-	int idx = skm_hook_enter();
+	struct skm_hook_frame f;
 
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
 	static_call(skm_orig_mem_cgroup_sk_alloc)(sk);
+	skm_hook_orig_out(&f);
 	skm_excl_bind(sk);
-	skm_hook_exit(idx);
+	skm_hook_exit(&f, SKM_HOOK_SK_ALLOC);
 }
 
 void notrace skm_mem_cgroup_sk_free(struct sock *sk)
 {
-	int idx = skm_hook_enter();
+	struct skm_hook_frame f;
 
+	skm_hook_enter(&f);
 	skm_excl_forget(sk);
+	skm_hook_orig_in(&f);
 	static_call(skm_orig_mem_cgroup_sk_free)(sk);
-	skm_hook_exit(idx);
+	skm_hook_orig_out(&f);
+	skm_hook_exit(&f, SKM_HOOK_SK_FREE);
 }
 
 #ifdef SKM_HAVE_PROTO_ACCEPT_ARG
 struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 					  struct proto_accept_arg *arg)
 {
-	int idx = skm_hook_enter();
-	struct sock *newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
+	struct skm_hook_frame f;
+	struct sock *newsk;
 
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
+	skm_hook_orig_out(&f);
 	if (newsk)
 		skm_excl_accept(sk, newsk);
-	skm_hook_exit(idx);
+	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 	return newsk;
 }
 #else
 struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 					  bool kern)
 {
-	int idx = skm_hook_enter();
-	struct sock *newsk = static_call(skm_orig_inet_csk_accept)(sk, flags,
-								   err, kern);
+	struct skm_hook_frame f;
+	struct sock *newsk;
 
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	newsk = static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
+	skm_hook_orig_out(&f);
 	if (newsk)
 		skm_excl_accept(sk, newsk);
-	skm_hook_exit(idx);
+	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 	return newsk;
 }
 #endif
@@ -185,12 +211,15 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 bool notrace skm_mem_cgroup_charge_skmem(struct mem_cgroup *memcg,
 					 unsigned int nr_pages, gfp_t gfp_mask)
 {
-	int idx = skm_hook_enter();
+	struct skm_hook_frame f;
 	bool ret;
 
+	skm_hook_enter(&f);
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
+	skm_hook_orig_in(&f);
 	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(memcg, nr_pages, gfp_mask);
-	skm_hook_exit(idx);
+	skm_hook_orig_out(&f);
+	skm_hook_exit(&f, SKM_HOOK_CHARGE);
 	return ret;
 }

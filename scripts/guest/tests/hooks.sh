@@ -13,6 +13,14 @@ reduce=$(skm_stat reduce_calls)
 note "after 16 MiB over loopback: raise_calls=$raise reduce_calls=$reduce"
 [ "$raise" -gt 0 ] || fail "raise hook saw no calls"
 [ "$reduce" -gt 0 ] || fail "reduce hook saw no calls"
+# hook_times: each call timed whole and around the kernel's original.
+ht() { awk -v h="$1" -v c="$2" '$1 == h { print $c }' $DBG/hook_times; }
+note "hook_times: $(grep '^__sk_mem_raise_allocated ' $DBG/hook_times)"
+[ "$(ht __sk_mem_raise_allocated 2)" -ge "$raise" ] || fail "hook_times missed raise calls"
+[ "$(ht __sk_mem_raise_allocated 3)" -ge "$(ht __sk_mem_raise_allocated 6)" ] ||
+	fail "a call took less than the original inside it"
+echo Y > $PAR/instrument
+[ "$(ht __sk_mem_raise_allocated 2)" = "" ] || fail "instrument=Y did not clear hook_times"
 
 echo 0 > $PAR/enabled
 skm-tcp -b 16 >/dev/null || fail "TCP traffic with the module disabled"

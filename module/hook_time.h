@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SKMEMCG_HOOK_TIME_H
+#define _SKMEMCG_HOOK_TIME_H
+
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+
+#include "knobs.h"
+#include "time_hist.h"
+
+/* The replacements, as the "hook_times" file names them. */
+enum skm_hook_id {
+	SKM_HOOK_RAISE,
+	SKM_HOOK_REDUCE,
+	SKM_HOOK_CHARGE,
+	SKM_HOOK_FORCED,
+	SKM_HOOK_SK_ALLOC,
+	SKM_HOOK_SK_FREE,
+	SKM_HOOK_ACCEPT,
+	SKM_HOOK_VMPRESSURE,
+	SKM_HOOK_CSS_FREE,
+	SKM_HOOK_MEMCG_SIZE,
+	SKM_HOOK_EVICT,
+	SKM_HOOK_NR,
+};
+
+/**
+ * struct skm_hook_clock - one call's timing, on the replacement's stack
+ * @t0_ns: local_clock() at entry; 0 while "instrument" is off
+ * @orig_t0_ns: local_clock() before the call of the original
+ * @orig_ns: time spent in the original
+ */
+struct skm_hook_clock {
+	u64 t0_ns;
+	u64 orig_t0_ns;
+	u64 orig_ns;
+};
+
+static __always_inline void skm_hook_clock_start(struct skm_hook_clock *c)
+{
+	c->t0_ns = 0;
+	c->orig_ns = 0;
+	if (static_branch_unlikely(&skm_instrument_key))
+		c->t0_ns = local_clock();
+}
+
+/* Bracket the call of the kernel's original with these two. */
+static __always_inline void skm_hook_clock_orig_in(struct skm_hook_clock *c)
+{
+	if (unlikely(c->t0_ns))
+		c->orig_t0_ns = local_clock();
+}
+
+static __always_inline void skm_hook_clock_orig_out(struct skm_hook_clock *c)
+{
+	if (unlikely(c->t0_ns))
+		c->orig_ns += local_clock() - c->orig_t0_ns;
+}
+
+void skm_hook_time_record(enum skm_hook_id id, u64 total_ns, u64 orig_ns);
+
+static __always_inline void skm_hook_clock_stop(struct skm_hook_clock *c,
+						enum skm_hook_id id)
+{
+	if (unlikely(c->t0_ns))
+		skm_hook_time_record(id, local_clock() - c->t0_ns, c->orig_ns);
+}
+
+void skm_hook_times_reset(void);
+int skm_hook_times_show(struct seq_file *m, void *v);
+
+#endif /* _SKMEMCG_HOOK_TIME_H */
