@@ -1,32 +1,63 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks, in the VM (make bench).
+# Benchmarks, in the VM (make bench). The guest gets as many vCPUs as this
+# machine has CPUs.
 #
-#   scripts/bench.sh [-k KVER] [-m MiB-per-connection]
+#   scripts/bench.sh [-k KVER] [-r repeats] [-t threads] [-s seconds]
+#                    [-m MiB-per-connection] [-q]
 #
-# pcpu: writes to the global TCP counter (tcp_memory_allocated, counted by a
-# hardware watchpoint) per GiB moved over loopback, for 1 MB, auto and 16 MB
-# per-CPU reserves; see scripts/guest/tests/pcpu_bench.sh. The guest gets as
-# many vCPUs as this machine has CPUs, split over 2 NUMA nodes when even, so
-# that the pinned layout charges on node 0 and frees on node 1. Default: 2
-# connections of 512 MiB, 1 GiB per layout and reserve.
+# overhead (scripts/guest/tests/bench_overhead.sh): what skmemcg costs with
+# no memory pressure, seed 000's table: TCP/UDP stream (iperf3) and
+# request/response (skm-rr) at 1, 2, 4 and 8 threads (-t "1:2:4:8"), -r
+# repeats (3) of -s seconds (1) per stream run, in a cgroup at depth 1 and
+# 5, for no module, the module with every policy off, each policy alone and
+# all on, interleaved; then each hook's time per call with "instrument" on.
+# Writes out/bench-KVER.txt and out/bench-KVER.png (scripts/bench-report.py).
+#
+# pcpu (scripts/guest/tests/pcpu_bench.sh): writes to the global TCP counter
+# per GiB moved over loopback, for 1 MB, auto and 16 MB per-CPU reserves,
+# in a guest split over 2 NUMA nodes when the CPU count is even. -m MiB per
+# connection (512).
+#
+# -q: the smoke form the test command runs (one repeat, one thread, short
+# runs; no pcpu part), so that the benchmark cannot rot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kver=${KVER:-}
+repeats=3
+threads=1:2:4:8
+secs=1
+rr_n=2000
 mib=512
-while getopts "k:m:" opt; do
+quick=
+while getopts "k:r:t:s:m:q" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
+	r) repeats=$OPTARG ;;
+	t) threads=$OPTARG ;;
+	s) secs=$OPTARG ;;
 	m) mib=$OPTARG ;;
+	q) quick=1 repeats=1 threads=1 secs=1 rr_n=500 ;;
 	*) skm_die "usage: see the header of $0" ;;
 	esac
 done
 [ -n "$kver" ] || kver=$(skm_kver_61)
 [ -n "$kver" ] || skm_die "no Debian kernel installed: run scripts/setup.sh"
+command -v iperf3 > /dev/null || skm_die "iperf3 not installed: run scripts/setup.sh"
 
 cpus=$(nproc)
+tag=bench
+[ -n "$quick" ] && tag=bench-smoke
+SKM_GUEST_BINS=iperf3 "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c "$cpus" -m 1024 -w "$tag" \
+	-t bench_overhead -T 2400 ${quick:+-q} \
+	-e "BENCH_REPEATS=$repeats BENCH_THREADS=$threads BENCH_SECS=$secs BENCH_RR_N=$rr_n"
+"$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag/console.log" \
+	"$SKM_OUT/$tag-$kver" "skmemcg overhead, $kver, $cpus vCPUs (TCG)" > "$SKM_OUT/$tag-$kver.log"
+[ -n "$quick" ] || cat "$SKM_OUT/$tag-$kver.log"
+[ -n "$quick" ] && exit 0
+
 nodes=1
 [ "$cpus" -ge 2 ] && [ $((cpus % 2)) -eq 0 ] && nodes=2
 "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c "$cpus" -n "$nodes" -m 1024 \

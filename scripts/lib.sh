@@ -52,14 +52,15 @@ skm_ksrc() {
 	echo "$dir"
 }
 
-# skm_guest_cases main|pcpu|reclaim: guest test cases, comma-separated.
+# skm_guest_cases main|pcpu|reclaim|bench: guest test cases, comma-separated.
 # "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA
 # guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long, in a boot
-# of their own; "main" every other case.
+# of their own; "bench" the overhead benchmark (bench_*.sh), which wants
+# iperf3 in the guest; "main" every other case.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

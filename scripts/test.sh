@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The README's test command: install what is missing, then build, sparse,
-# checkpatch, DKMS, KUnit in UML, and the VM cases on every supported kernel.
+# checkpatch, DKMS, KUnit in UML, and the VM cases on every supported kernel
+# (main, NUMA per-CPU reserve, reclaim curves, benchmark smoke).
 # Prints each stage's wall time and ends with "N passed, N failed", counting
 # each KUnit case, each VM case, and each host stage (build, sparse,
 # checkpatch, dkms) as one test. Exit 0 only if none failed.
@@ -92,6 +93,8 @@ for kver in $kvers; do
 		-T 1500 -t "$(skm_guest_cases reclaim)"
 	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
 		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
+	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
+	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
 done
 
 echo

@@ -10,6 +10,9 @@
 #                 [-e "VAR=value ..."] [-w tag] [-q]
 #
 # -n splits the vCPUs and the memory evenly over that many NUMA nodes.
+# The initramfs also gets the kernel modules in SKM_GUEST_MODULES (default
+# "brd ext4 crc32c_generic") and the host programs in SKM_GUEST_BINS (none
+# by default; the benchmark wants iperf3), with their shared libraries.
 # -w keeps this boot's files in out/vm-KVER-TAG (NUMA boots: -numaN).
 # -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
 #
@@ -112,6 +115,16 @@ for m in ${SKM_GUEST_MODULES:-brd ext4 crc32c_generic}; do
 		*.zst) zstd -qdc "$ko" > "$root/lib/modules/$kver/${rel%.zst}" ;;
 		*) cp "$ko" "$root/lib/modules/$kver/$rel" ;;
 		esac
+	done
+done
+# Host programs the cases need (SKM_GUEST_BINS, e.g. iperf3), with their
+# shared libraries at the same paths.
+for b in ${SKM_GUEST_BINS:-}; do
+	bin=$(command -v "$b") || skm_die "$b not installed: run scripts/setup.sh"
+	cp "$bin" "$root/bin/"
+	for lib in $(ldd "$bin" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
 	done
 done
 cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn a bench_overhead guest run into seed 000's tables and a chart.
+
+    scripts/bench-report.py CONSOLE_LOG OUT_PREFIX [title]
+
+Reads the "BENCH depth= config= case= threads= rep= value=" and "HOOK"
+lines of the guest console log. Writes OUT_PREFIX.txt (the tables, also
+printed) and OUT_PREFIX.png (gnuplot, if installed): per depth, each
+configuration's median against the baseline's (no module) in %, with the
+relative standard deviation of its repeats.
+"""
+import math
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+CASES = ["TCP_STREAM", "TCP_RR", "UDP_STREAM", "UDP_RR"]
+UNITS = {"TCP_STREAM": "Mbit/s", "UDP_STREAM": "Mbit/s",
+         "TCP_RR": "trans/s", "UDP_RR": "trans/s"}
+
+
+def parse(path):
+    runs = defaultdict(list)   # (depth, config, case, threads) -> [values]
+    hooks = []
+    configs, depths = [], []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = re.sub(r"^\[[a-z_]+\] ", "", line.rstrip("\n"))
+            if line.startswith("BENCH "):
+                kv = dict(p.split("=", 1) for p in line.split()[1:])
+                key = (int(kv["depth"]), kv["config"], kv["case"], int(kv["threads"]))
+                runs[key].append(float(kv["value"]))
+                if kv["config"] not in configs:
+                    configs.append(kv["config"])
+                if int(kv["depth"]) not in depths:
+                    depths.append(int(kv["depth"]))
+            elif line.startswith("HOOK ") and not line.startswith("HOOK hook "):
+                hooks.append(line.split()[1:])
+    return runs, hooks, configs, depths
+
+
+def rsd_pct(values):
+    if len(values) < 2:
+        return 0.0
+    mean = statistics.mean(values)
+    return 100 * statistics.stdev(values) / mean if mean else 0.0
+
+
+def main():
+    log, prefix = sys.argv[1], sys.argv[2]
+    title = sys.argv[3] if len(sys.argv) > 3 else ""
+    runs, hooks, configs, depths = parse(log)
+    if not runs:
+        sys.exit(f"no BENCH lines in {log}")
+    base = "none"
+    others = [c for c in configs if c != base]
+    threads = sorted({k[3] for k in runs})
+    reps = max(len(v) for v in runs.values())
+    out = []
+    chart = []   # rows: depth, label, then one delta per other config
+    worst = None
+    for depth in sorted(depths):
+        out.append(f"depth {depth}: median of {reps} run(s) per cell; baseline = no module;"
+                   " others: change of the median, (relative std of their runs)")
+        hdr = f"{'case':<11} {'load':>4} {'baseline':>10} {'':>8} {'1.00 (std%)':>12}"
+        for c in others:
+            hdr += f" {c:>15}"
+        out.append(hdr)
+        for case in CASES:
+            for t in threads:
+                b = runs.get((depth, base, case, t))
+                if not b:
+                    continue
+                bmed = statistics.median(b)
+                shown = bmed / 1e6 if "STREAM" in case else bmed
+                row = (f"{case:<11} {t:>4} {shown:>10.1f} {UNITS[case]:>8}"
+                       f" {'1.00 (%.1f%%)' % rsd_pct(b):>12}")
+                deltas = []
+                for c in others:
+                    v = runs.get((depth, c, case, t))
+                    if not v:
+                        row += f" {'-':>15}"
+                        deltas.append(math.nan)
+                        continue
+                    d = 100 * (statistics.median(v) / bmed - 1)
+                    deltas.append(d)
+                    row += f" {'%+.1f%% (%.1f%%)' % (d, rsd_pct(v)):>15}"
+                    if c == "all" and (worst is None or d < worst[0]):
+                        worst = (d, depth, case, t, rsd_pct(b), rsd_pct(v))
+                out.append(row)
+                chart.append((depth, f"{case} {t}", deltas))
+        out.append("")
+    if worst:
+        out.append("worst cell of \"all\": %+.1f%% at depth %d, %s, %d thread(s)"
+                   " (std %.1f%% baseline, %.1f%% all)" % worst)
+        out.append("")
+    if hooks:
+        out.append("per hooked call, every policy on, instrument=Y (ns, local_clock();"
+                   " 'original' is the kernel's function timed inside the replacement):")
+        out.append(f"{'hook':<28} {'calls':>9} {'mean':>7} {'p50':>7} {'p99':>7}"
+                   f" {'original':>9} {'added':>7} {'ratio':>6}")
+        for h in sorted(hooks, key=lambda h: -int(h[6])):
+            name, calls, mean, p50, p99, orig, added = h[:7]
+            ratio = int(mean) / int(orig) if int(orig) else math.nan
+            out.append(f"{name:<28} {calls:>9} {mean:>7} {p50:>7} {p99:>7} {orig:>9}"
+                       f" {added:>7} {ratio:>6.2f}")
+    text = "\n".join(out) + "\n"
+    with open(prefix + ".txt", "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+
+    if not shutil.which("gnuplot"):
+        print("gnuplot not installed: no chart", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        gp = [f"set terminal pngcairo size 1200,{380 * len(depths)} font 'sans,9'",
+              f"set output '{prefix}.png'",
+              f"set multiplot layout {len(depths)},1 title '{title}'",
+              "set termoption noenhanced", "set style data histogram", "set style histogram cluster gap 1",
+              "set style fill solid 0.8 border -1", "set boxwidth 0.9",
+              "set grid ytics", "set xtics rotate by -35 font ',8'",
+              "set ylabel 'change vs no module, %'", "set key outside right top"]
+        for depth in sorted(depths):
+            dat = f"{tmp}/d{depth}"
+            with open(dat, "w") as f:
+                for d, label, deltas in chart:
+                    if d == depth:
+                        f.write('"%s" %s\n' % (label, " ".join(
+                            "%.2f" % x if not math.isnan(x) else "?" for x in deltas)))
+            gp.append(f"set title 'cgroup depth {depth}: median change per configuration'")
+            gp.append("plot " + ", ".join(
+                f"'{dat}' using {i + 2}:xtic(1) title '{c}'" for i, c in enumerate(others)))
+        gp.append("unset multiplot")
+        subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=True)
+    print(f"chart: {prefix}.png")
+
+
+if __name__ == "__main__":
+    main()
