@@ -25,7 +25,11 @@ struct skm_hook_time {
 	u64 hist[SKM_TIME_BUCKETS];
 };
 
-static DEFINE_PER_CPU(struct skm_hook_time [SKM_HOOK_NR], skm_hook_times);
+/*
+ * SKM_HOOK_NR entries per CPU, about 12 KiB: allocated, as a module's static
+ * per-CPU data must fit the 8 KiB the kernel reserves for all modules.
+ */
+static struct skm_hook_time __percpu *skm_hook_times;
 
 static const char * const skm_hook_names[] = {
 	[SKM_HOOK_RAISE]	= "__sk_mem_raise_allocated",
@@ -41,6 +45,24 @@ static const char * const skm_hook_names[] = {
 	[SKM_HOOK_EVICT]	= "evict_folios",
 };
 
+/**
+ * skm_hook_time_init() - allocate the per-CPU timing counters
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int skm_hook_time_init(void)
+{
+	skm_hook_times = __alloc_percpu(sizeof(struct skm_hook_time) * SKM_HOOK_NR,
+					__alignof__(struct skm_hook_time));
+	return skm_hook_times ? 0 : -ENOMEM;
+}
+
+void skm_hook_time_exit(void)
+{
+	free_percpu(skm_hook_times);
+	skm_hook_times = NULL;
+}
+
 void skm_hook_time_record(enum skm_hook_id id, u64 total_ns, u64 orig_ns)
 {
 	this_cpu_inc(skm_hook_times[id].calls);
@@ -54,8 +76,10 @@ void skm_hook_times_reset(void)
 {
 	int cpu;
 
+	if (!skm_hook_times)
+		return;
 	for_each_possible_cpu(cpu)
-		memset(per_cpu(skm_hook_times, cpu), 0,
+		memset(per_cpu_ptr(skm_hook_times, cpu), 0,
 		       sizeof(struct skm_hook_time) * SKM_HOOK_NR);
 }
 
@@ -81,7 +105,7 @@ int skm_hook_times_show(struct seq_file *m, void *v)
 
 		memset(sum, 0, sizeof(*sum));
 		for_each_possible_cpu(cpu) {
-			const struct skm_hook_time *t = &per_cpu(skm_hook_times, cpu)[id];
+			const struct skm_hook_time *t = per_cpu_ptr(&skm_hook_times[id], cpu);
 
 			sum->calls += t->calls;
 			sum->total_ns += t->total_ns;

@@ -67,6 +67,8 @@ static __always_inline void skm_hook_clock_stop(struct skm_hook_clock *c,
 		skm_hook_time_record(id, local_clock() - c->t0_ns, c->orig_ns);
 }
 
+int skm_hook_time_init(void);
+void skm_hook_time_exit(void);
 void skm_hook_times_reset(void);
 int skm_hook_times_show(struct seq_file *m, void *v);
 

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "debugfs.h"
 #include "exclusive.h"
+#include "hook_time.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "ksym.h"
@@ -64,23 +65,21 @@ static int __init skmemcg_init(void)
 	ret = skm_ksym_init();
 	if (ret)
 		return ret;
-	ret = skm_excl_init();
+	ret = skm_hook_time_init();
 	if (ret)
 		return ret;
+	ret = skm_excl_init();
+	if (ret)
+		goto out_hook_time;
 
 	skm_knobs_go_live();
 	ret = skm_pcpu_init();
-	if (ret) {
-		skm_excl_exit();
-		return ret;
-	}
+	if (ret)
+		goto out_excl;
 
 	ret = skm_hooks_install(skm_hooks, ARRAY_SIZE(skm_hooks));
-	if (ret) {
-		skm_pcpu_exit();
-		skm_excl_exit();
-		return ret;
-	}
+	if (ret)
+		goto out_pcpu;
 
 	for (i = 0; i < ARRAY_SIZE(skm_hooks); i++)
 		nr_hooks += !!skm_hooks[i].replacement;
@@ -88,6 +87,14 @@ static int __init skmemcg_init(void)
 	pr_info("loaded on %s: %u hooks, enabled=%d\n", init_utsname()->release,
 		nr_hooks, READ_ONCE(skm_enabled));
 	return 0;
+
+out_pcpu:
+	skm_pcpu_exit();
+out_excl:
+	skm_excl_exit();
+out_hook_time:
+	skm_hook_time_exit();
+	return ret;
 }
 module_init(skmemcg_init);
 
@@ -98,6 +105,7 @@ static void __exit skmemcg_exit(void)
 	skm_pcpu_exit();
 	skm_excl_exit();
 	skm_memcg_free_all();
+	skm_hook_time_exit();
 	pr_info("unloaded\n");
 }
 module_exit(skmemcg_exit);

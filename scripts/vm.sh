@@ -182,8 +182,9 @@ for c in $(echo "$cases" | tr ',' ' '); do
 	detail="(${secs}s)"
 	[ -n "$verdict" ] || { verdict=FAIL; detail="(did not finish)"; }
 	if [ "$verdict" = FAIL ]; then
-		sed -n "/^@@SKM BEGIN $c\$/,/^@@SKM END $c /p" "$log" > "$work/$c.log"
-		[ -s "$work/$c.log" ] || sed -n "/^@@SKM BEGIN $c\$/,\$p" "$log" > "$work/$c.log"
+		# (BEGIN of the first case shares its line with the firmware's output)
+		sed -n "/@@SKM BEGIN $c\$/,/^@@SKM END $c /p" "$log" > "$work/$c.log"
+		[ -s "$work/$c.log" ] || sed -n "/@@SKM BEGIN $c\$/,\$p" "$log" > "$work/$c.log"
 		if [ -n "$quiet" ]; then
 			# Quiet still says why: the case's own lines, no dmesg.
 			grep "^\[$c\] " "$work/$c.log" | grep -v "\] dmesg: " |
