@@ -402,7 +402,42 @@ static void skm_sources_parse_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, got, c->want);
 }
 
+struct skm_quiet_case {
+	const char *desc;
+	unsigned long now, last_reclaim, hold_until, window;
+	bool want;
+};
+
+static const struct skm_quiet_case quiet_cases[] = {
+	{ "never any reclaim, window past",	5000, 0, 0, 1000, true },
+	{ "reclaim inside the window",		5000, 4500, 0, 1000, false },
+	{ "reclaim exactly a window ago",	5000, 4000, 0, 1000, false },
+	{ "one jiffy past the window",		5001, 4000, 0, 1000, true },
+	{ "quiet but a level is held",		5000, 0, 6000, 1000, false },
+	{ "hold expired",			6001, 0, 6000, 1000, true },
+	{ "wrap: reclaim just before it",	5, ULONG_MAX - 5, 0, 1000, false },
+	{ "wrap: window past across it",	2000, ULONG_MAX - 5, 0, 1000, true },
+	{ "wrap: hold across it",		5, 0, 100, 0, false },
+	{ "zero window, same jiffy",		7, 7, 0, 0, false },
+};
+
+static void skm_quiet_desc(const struct skm_quiet_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_quiet, quiet_cases, skm_quiet_desc);
+
+static void skm_pressure_quiet_test(struct kunit *test)
+{
+	const struct skm_quiet_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_pressure_quiet(c->now, c->last_reclaim,
+						 c->hold_until, c->window), c->want);
+}
+
 static struct kunit_case skm_pressure_test_cases[] = {
+	KUNIT_CASE_PARAM(skm_pressure_quiet_test, skm_quiet_gen_params),
 	KUNIT_CASE_PARAM(skm_vmpressure_level_test, skm_vmpr_gen_params),
 	KUNIT_CASE_PARAM(skm_psi_level_test, skm_psi_gen_params),
 	KUNIT_CASE_PARAM(skm_events_level_test, skm_events_gen_params),

@@ -27,6 +27,7 @@
 #include "pcpu_rsv.h"
 #include "pressure.h"
 #include "reclaim_policy.h"
+#include "throttle.h"
 
 DEFINE_STATIC_KEY_TRUE(skm_enabled_key);
 DEFINE_STATIC_KEY_FALSE(skm_instrument_key);
@@ -127,8 +128,10 @@ bool skm_enabled __read_mostly = true;
 static void skm_enabled_changed(bool on)
 {
 	skm_pcpu_reconfigure();
-	if (on)
+	if (on) {
+		skm_throttle_wake();
 		return;
+	}
 	skm_hooks_quiesce();
 	skm_excl_release_all();
 }
@@ -185,8 +188,15 @@ MODULE_PARM_DESC(test_fail_install,
  * ancestor is under pressure (seed 000; see pressure.h). Default off.
  */
 bool skm_throttle __read_mostly;
+
+static void skm_throttle_changed(bool on)
+{
+	if (on)
+		skm_throttle_wake();	/* reclaim it missed: no fast path yet */
+}
+
 static struct skm_bool_knob skm_throttle_knob = {
-	&skm_throttle, &skm_throttle_key.key };
+	&skm_throttle, &skm_throttle_key.key, skm_throttle_changed };
 module_param_cb(throttle, &skm_bool_ops, &skm_throttle_knob, 0644);
 MODULE_PARM_DESC(throttle,
 		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
@@ -444,6 +454,7 @@ void skm_knobs_go_live(void)
 	};
 	unsigned int i;
 
+	skm_throttle_wake();
 	kernel_param_lock(THIS_MODULE);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));	/* all keyed */

@@ -107,6 +107,25 @@ enum skm_level skm_headroom_level(unsigned long usage_pages,
 }
 
 /**
+ * skm_pressure_quiet() - may a charge skip the reclaim-driven sources?
+ * @now: jiffies
+ * @last_reclaim: jiffies of the last reclaim pass reported, any memcg
+ * @hold_until: jiffies until which some memcg holds a level (or earlier)
+ * @window: how long reclaim's traces last, jiffies (pressure_hold_ms, plus
+ *	SKM_PSI_SETTLE_MS with psi on)
+ *
+ * Safe across a jiffies wrap for intervals under LONG_MAX jiffies.
+ *
+ * Return: true when @now is past both @last_reclaim + @window and @hold_until.
+ */
+bool skm_pressure_quiet(unsigned long now, unsigned long last_reclaim,
+			unsigned long hold_until, unsigned long window)
+{
+	return (long)(now - (last_reclaim + window)) > 0 &&
+	       (long)(now - hold_until) > 0;
+}
+
+/**
  * skm_throttle_applies() - is @level enough to throttle in this context?
  * @level: the memcg's level
  * @softirq: RX in softirq, which only critical throttles

@@ -27,6 +27,16 @@
  * A level, once seen, is held for pressure_hold_ms (the kernel holds its
  * socket pressure for HZ).
  *
+ * The quiet fast path: vmpressure, events and psi all follow reclaim.
+ * Every memcg reclaim pass, and every memory.high/max/OOM event (each comes
+ * with reclaim), goes through vmpressure(); a PSI memory stall is reclaim,
+ * or a refault or throttle soon after it, and its 10 s average decays below
+ * any useful threshold within SKM_PSI_SETTLE_MS. So while no reclaim was
+ * reported for pressure_hold_ms (plus SKM_PSI_SETTLE_MS with psi on) and no
+ * level is held anywhere, those three sources have nothing to say, and a
+ * charge needs only the headroom source, which reads the memcg's counters
+ * and no per-memcg state: no lookup, no allocation on the hot path.
+ *
  * Pressure-aware sockets (the protocol has memory_pressure: TCP, MPTCP,
  * SCTP) are throttled from process context (TX, and RX charged from process
  * context) at level >= throttle_level, from softirq (RX) only at critical:
@@ -55,6 +65,9 @@
 /* PSI averages are percentages in fixed point, FSHIFT (11) fraction bits. */
 #define SKM_PSI_FSHIFT			11
 
+/* After reclaim stops, time for avg10 to decay from 100% to under 1%. */
+#define SKM_PSI_SETTLE_MS		60000U
+
 enum skm_source {
 	SKM_SOURCE_VMPRESSURE,
 	SKM_SOURCE_PSI,
@@ -76,6 +89,8 @@ enum skm_level skm_headroom_level(unsigned long usage_pages,
 				  unsigned long max_pages,
 				  unsigned int headroom_pct);
 
+bool skm_pressure_quiet(unsigned long now, unsigned long last_reclaim,
+			unsigned long hold_until, unsigned long window);
 bool skm_throttle_applies(enum skm_level level, bool softirq,
 			  enum skm_level throttle_level);
 

@@ -27,6 +27,7 @@ static const char * const skm_stat_names[] = {
 	[SKM_STAT_RECLAIM_SHAPED] = "reclaim_shaped",
 	[SKM_STAT_RECLAIM_BATCHES_HELD] = "reclaim_batches_held",
 	[SKM_STAT_RECLAIM_INSANE] = "reclaim_layout_mismatch",
+	[SKM_STAT_QUIET_CHARGES] = "throttle_quiet_charges",
 };
 
 const char *skm_stat_name(enum skm_stat stat)

@@ -25,6 +25,64 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+/*
+ * The quiet fast path (pressure.h): jiffies of the last reclaim pass
+ * vmpressure() reported while throttling was on, and until when some memcg
+ * holds a level. Written only under reclaim or pressure, read per charge.
+ */
+static unsigned long skm_last_reclaim_jiffies;
+static unsigned long skm_hold_until_jiffies;
+
+/**
+ * skm_throttle_wake() - assume reclaim just happened
+ *
+ * For when throttling (or the module) comes on: reclaim it did not see may
+ * have left traces, so the fast path waits one window.
+ */
+void skm_throttle_wake(void)
+{
+	WRITE_ONCE(skm_last_reclaim_jiffies, jiffies);
+}
+
+static void skm_note_reclaim(unsigned long now)
+{
+	if (READ_ONCE(skm_last_reclaim_jiffies) != now)
+		WRITE_ONCE(skm_last_reclaim_jiffies, now);
+}
+
+static void skm_note_hold(unsigned long until)
+{
+	if (time_after(until, READ_ONCE(skm_hold_until_jiffies)))
+		WRITE_ONCE(skm_hold_until_jiffies, until);
+}
+
+/* No reclaim traces, no level held: only headroom can speak. */
+static bool skm_quiet(unsigned int sources, unsigned long now,
+		      unsigned long hold)
+{
+	unsigned long window = hold;
+
+	if (sources & BIT(SKM_SOURCE_PSI))
+		window += msecs_to_jiffies(SKM_PSI_SETTLE_MS);
+	return skm_pressure_quiet(now, READ_ONCE(skm_last_reclaim_jiffies),
+				  READ_ONCE(skm_hold_until_jiffies), window);
+}
+
+/* The headroom level of @memcg and its ancestors (the root excepted). */
+static enum skm_level skm_headroom_walk(struct mem_cgroup *memcg,
+					unsigned long charge)
+{
+	unsigned int reserve_pct = READ_ONCE(skm_headroom_pct);
+	enum skm_level level = SKM_LEVEL_NONE;
+
+	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
+		level = max(level, skm_headroom_level(page_counter_read(&memcg->memory),
+						      charge, READ_ONCE(memcg->memory.high),
+						      READ_ONCE(memcg->memory.max),
+						      reserve_pct));
+	return level;
+}
+
 static bool skm_event_new(unsigned long *seen, atomic_long_t *count)
 {
 	unsigned long now = atomic_long_read(count);
@@ -86,6 +144,14 @@ static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
 	enum skm_level level = SKM_LEVEL_NONE;
 	unsigned long now = jiffies;
 
+	if (skm_quiet(sources, now, hold)) {
+		if (!(sources & BIT(SKM_SOURCE_HEADROOM)) ||
+		    skm_headroom_walk(memcg, charge) == SKM_LEVEL_NONE) {
+			skm_stat_inc_instrumented(SKM_STAT_QUIET_CHARGES);
+			return SKM_LEVEL_NONE;
+		}
+	}
+
 	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
 		struct skm_memcg *sm;
 		enum skm_level seen;
@@ -100,6 +166,8 @@ static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
 			sm = skm_memcg_get(memcg, GFP_ATOMIC);
 		if (sm)
 			seen = skm_memcg_hold(sm, seen, now, hold);
+		if (seen != SKM_LEVEL_NONE)
+			skm_note_hold(now + hold);
 		level = max(level, seen);
 	}
 	return level;
@@ -225,9 +293,12 @@ gfp_t skm_throttle_charge_gfp(gfp_t gfp)
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			     unsigned long scanned, unsigned long reclaimed)
 {
+	unsigned long hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
 	enum skm_level level = SKM_LEVEL_NONE;
+	unsigned long now = jiffies;
 	struct skm_memcg *sm;
 
+	skm_note_reclaim(now);		/* any pass, before any filter */
 	if (tree || !scanned || !memcg || !memcg->css.parent ||
 	    !(gfp & (__GFP_HIGHMEM | __GFP_MOVABLE | __GFP_IO | __GFP_FS)) ||
 	    !(READ_ONCE(skm_pressure_sources) & BIT(SKM_SOURCE_VMPRESSURE)))
@@ -246,8 +317,8 @@ void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			sm->vmpr_reclaimed = 0;
 		}
 		spin_unlock(&sm->vmpr_lock);
-		skm_memcg_hold(sm, level, jiffies,
-			       msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms)));
+		if (skm_memcg_hold(sm, level, now, hold) != SKM_LEVEL_NONE)
+			skm_note_hold(now + hold);
 	}
 	rcu_read_unlock();
 }

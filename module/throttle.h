@@ -11,6 +11,7 @@
 int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 		       bool exclusive);
 gfp_t skm_throttle_charge_gfp(gfp_t gfp);
+void skm_throttle_wake(void);
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			     unsigned long scanned, unsigned long reclaimed);
 

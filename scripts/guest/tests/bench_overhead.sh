@@ -133,7 +133,8 @@ for case in $CASES; do
 	run "$case" 2 "$cg" > /dev/null
 done
 server_stop
-# A little reclaim under memory.low, so that the reclaim hooks are timed too.
+# A little reclaim under memory.low, so that the reclaim hooks are timed
+# too: on the classic LRU (mem_cgroup_size) and on MGLRU (evict_folios).
 modprobe brd rd_nr=1 rd_size=65536 && modprobe crc32c_generic && modprobe ext4 ||
 	fail "modprobe brd/ext4"
 mke2fs -q /dev/ram0 > /dev/null 2>&1 && mkdir -p /mnt/bench && mount -t ext4 /dev/ram0 /mnt/bench ||
@@ -141,10 +142,15 @@ mke2fs -q /dev/ram0 > /dev/null 2>&1 && mkdir -p /mnt/bench && mount -t ext4 /de
 dd if=/dev/zero of=/mnt/bench/f bs=1M count=48 2> /dev/null && sync
 rc=$cg/reclaim
 mkdir "$rc"
-echo $((16 << 20)) > "$rc/memory.low"
+echo $((8 << 20)) > "$rc/memory.low"
 echo $((24 << 20)) > "$cg/memory.max"
-echo 3 > /proc/sys/vm/drop_caches
-in_cgroup "$rc" skm-reread -t 3 /mnt/bench/f > /dev/null
+lru_gen=$(cat /sys/kernel/mm/lru_gen/enabled 2> /dev/null || true)
+for mglru in n y; do
+	[ -n "$lru_gen" ] && echo $mglru > /sys/kernel/mm/lru_gen/enabled
+	echo 3 > /proc/sys/vm/drop_caches
+	in_cgroup "$rc" skm-reread -t 3 /mnt/bench/f > /dev/null
+done
+[ -n "$lru_gen" ] && echo "$lru_gen" > /sys/kernel/mm/lru_gen/enabled
 echo N > $PAR/instrument
 sed 's/^/HOOK /' $DBG/hook_times
 raise=$(awk '$1 == "__sk_mem_raise_allocated" { print $2 }' $DBG/hook_times)
