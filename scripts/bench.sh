@@ -29,7 +29,7 @@ kver=${KVER:-}
 repeats=3
 threads=1:2:4:8
 secs=1
-rr_n=2000
+rr_n=1000
 mib=512
 quick=
 while getopts "k:r:t:s:m:q" opt; do
