@@ -93,14 +93,21 @@ static void skm_reclaim_scan_ppm_test(struct kunit *test)
 						   c->gain), c->want);
 }
 
-struct skm_pages_case {
+/* A page count and a fraction in, a page count out. */
+struct skm_ppm_case {
 	const char *desc;
-	u64 lru;
+	u64 pages;
 	u32 ppm;
 	u64 want;
 };
 
-static const struct skm_pages_case pages_cases[] = {
+static void skm_ppm_desc(const struct skm_ppm_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* skm_reclaim_scan_pages(): pages = the LRU list's size */
+static const struct skm_ppm_case pages_cases[] = {
 	{ "none: SWAP_CLUSTER_MAX",	1000, 0, 32 },
 	{ "short list: all of it",	10, 0, 10 },
 	{ "empty list",			0, ONE, 0 },
@@ -110,28 +117,17 @@ static const struct skm_pages_case pages_cases[] = {
 	{ "64-bit list, half",		U64_MAX, 500000, U64_MAX / 2 },
 };
 
-static void skm_pages_desc(const struct skm_pages_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_pages, pages_cases, skm_pages_desc);
+KUNIT_ARRAY_PARAM(skm_pages, pages_cases, skm_ppm_desc);
 
 static void skm_reclaim_scan_pages_test(struct kunit *test)
 {
-	const struct skm_pages_case *c = test->param_value;
+	const struct skm_ppm_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, skm_reclaim_scan_pages(c->lru, c->ppm), c->want);
+	KUNIT_EXPECT_EQ(test, skm_reclaim_scan_pages(c->pages, c->ppm), c->want);
 }
 
-struct skm_size_case {
-	const char *desc;
-	u64 protection;
-	u32 ppm;
-	u64 want;
-};
-
-static const struct skm_size_case size_cases[] = {
+/* skm_reclaim_size_for_ppm(): pages = the protection */
+static const struct skm_ppm_case size_cases[] = {
 	{ "none: p - 1",		1000, 0, 999 },
 	{ "half: 2p - 1",		1000, 500000, 1999 },
 	{ "all: no division by zero",	1000, ONE, ULONG_MAX - 1 },
@@ -141,19 +137,13 @@ static const struct skm_size_case size_cases[] = {
 	{ "2^60 pages, almost all: capped", 1ULL << 60, ONE - 1, ULONG_MAX - 1 },
 };
 
-static void skm_size_desc(const struct skm_size_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_size, size_cases, skm_size_desc);
+KUNIT_ARRAY_PARAM(skm_size, size_cases, skm_ppm_desc);
 
 static void skm_reclaim_size_for_ppm_test(struct kunit *test)
 {
-	const struct skm_size_case *c = test->param_value;
+	const struct skm_ppm_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, skm_reclaim_size_for_ppm(c->protection, c->ppm),
-			c->want);
+	KUNIT_EXPECT_EQ(test, skm_reclaim_size_for_ppm(c->pages, c->ppm), c->want);
 }
 
 /*

@@ -9,13 +9,20 @@
 
 #include "time_hist.h"
 
-struct skm_bucket_case {
+/* One number in, one out. */
+struct skm_io_case {
 	const char *desc;
-	u64 ns;
-	unsigned int want;
+	u64 in;
+	u64 want;
 };
 
-static const struct skm_bucket_case bucket_cases[] = {
+static void skm_io_desc(const struct skm_io_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* skm_time_bucket(): nanoseconds in, bucket out */
+static const struct skm_io_case bucket_cases[] = {
 	{ "0 ns",			0,		0 },
 	{ "3 ns, last exact",		3,		3 },
 	{ "4 ns, first log2",		4,		4 },
@@ -31,27 +38,17 @@ static const struct skm_bucket_case bucket_cases[] = {
 	{ "U64_MAX, clamped",		U64_MAX,	SKM_TIME_BUCKETS - 1 },
 };
 
-static void skm_bucket_desc(const struct skm_bucket_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_bucket, bucket_cases, skm_bucket_desc);
+KUNIT_ARRAY_PARAM(skm_bucket, bucket_cases, skm_io_desc);
 
 static void skm_bucket_test(struct kunit *test)
 {
-	const struct skm_bucket_case *c = test->param_value;
+	const struct skm_io_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, skm_time_bucket(c->ns), c->want);
+	KUNIT_EXPECT_EQ(test, (u64)skm_time_bucket(c->in), c->want);
 }
 
-struct skm_high_case {
-	const char *desc;
-	unsigned int bucket;
-	u64 want;
-};
-
-static const struct skm_high_case high_cases[] = {
+/* skm_time_bucket_high_ns(): bucket in, nanoseconds out */
+static const struct skm_io_case high_cases[] = {
 	{ "bucket 0",			0,	0 },
 	{ "bucket 3",			3,	3 },
 	{ "bucket 4 holds 4",		4,	4 },
@@ -62,18 +59,13 @@ static const struct skm_high_case high_cases[] = {
 	{ "past the end",		SKM_TIME_BUCKETS, U64_MAX },
 };
 
-static void skm_high_desc(const struct skm_high_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_high, high_cases, skm_high_desc);
+KUNIT_ARRAY_PARAM(skm_high, high_cases, skm_io_desc);
 
 static void skm_high_test(struct kunit *test)
 {
-	const struct skm_high_case *c = test->param_value;
+	const struct skm_io_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, skm_time_bucket_high_ns(c->bucket), c->want);
+	KUNIT_EXPECT_EQ(test, skm_time_bucket_high_ns(c->in), c->want);
 }
 
 /* Every duration lies within its bucket and above the bucket before. */

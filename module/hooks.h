@@ -13,15 +13,24 @@
  * kernel's original function
  * @key: &STATIC_CALL_KEY(name)
  * @tramp: STATIC_CALL_TRAMP_ADDR(name)
- *
- * Next to each DEFINE_STATIC_CALL_NULL(name, replacement):
- *   const struct skm_orig name_orig = {
- *	&STATIC_CALL_KEY(name), STATIC_CALL_TRAMP_ADDR(name) };
  */
 struct skm_orig {
 	struct static_call_key *key;
 	void *tramp;
 };
+
+/*
+ * SKM_DEFINE_ORIG(fn, proto): the static call skm_orig_<fn>, with the
+ * prototype of the function (or function type) @proto, and the struct
+ * skm_orig skm_<fn>_orig through which the hook table points it at <fn>.
+ * Replacements call the original as static_call(skm_orig_<fn>)(...).
+ */
+#define SKM_DEFINE_ORIG(fn, proto)					\
+	DEFINE_STATIC_CALL_NULL(skm_orig_##fn, proto);			\
+	const struct skm_orig skm_##fn##_orig = {			\
+		&STATIC_CALL_KEY(skm_orig_##fn),			\
+		STATIC_CALL_TRAMP_ADDR(skm_orig_##fn),			\
+	}
 
 /**
  * struct skm_hook - one kernel function replaced through ftrace

@@ -14,17 +14,9 @@
 #include "memcg_state.h"
 #include "throttle.h"
 
-DEFINE_STATIC_CALL_NULL(skm_orig_vmpressure, skm_vmpressure);
-const struct skm_orig skm_vmpressure_orig = {
-	&STATIC_CALL_KEY(skm_orig_vmpressure),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_vmpressure),
-};
+SKM_DEFINE_ORIG(vmpressure, skm_vmpressure);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_css_free, skm_mem_cgroup_css_free);
-const struct skm_orig skm_mem_cgroup_css_free_orig = {
-	&STATIC_CALL_KEY(skm_orig_mem_cgroup_css_free),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_css_free),
-};
+SKM_DEFINE_ORIG(mem_cgroup_css_free, skm_mem_cgroup_css_free);
 
 void notrace skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			    unsigned long scanned, unsigned long reclaimed)

@@ -42,17 +42,9 @@
 #include "reclaim_policy.h"
 #include "stats.h"
 
-DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_size, skm_mem_cgroup_size);
-const struct skm_orig skm_mem_cgroup_size_orig = {
-	&STATIC_CALL_KEY(skm_orig_mem_cgroup_size),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_size),
-};
+SKM_DEFINE_ORIG(mem_cgroup_size, skm_mem_cgroup_size);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_evict_folios, skm_evict_folios);
-const struct skm_orig skm_evict_folios_orig = {
-	&STATIC_CALL_KEY(skm_orig_evict_folios),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_evict_folios),
-};
+SKM_DEFINE_ORIG(evict_folios, skm_evict_folios);
 
 /*
  * A scan_control whose fields are out of range is not one: the replicated

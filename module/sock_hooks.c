@@ -23,58 +23,21 @@
 #include "stats.h"
 #include "throttle.h"
 
-DEFINE_STATIC_CALL_NULL(skm_orig_sk_mem_raise_allocated,
-			skm_sk_mem_raise_allocated);
-const struct skm_orig skm_sk_mem_raise_allocated_orig = {
-	&STATIC_CALL_KEY(skm_orig_sk_mem_raise_allocated),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_sk_mem_raise_allocated),
-};
+SKM_DEFINE_ORIG(sk_mem_raise_allocated, skm_sk_mem_raise_allocated);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_sk_mem_reduce_allocated,
-			skm_sk_mem_reduce_allocated);
-const struct skm_orig skm_sk_mem_reduce_allocated_orig = {
-	&STATIC_CALL_KEY(skm_orig_sk_mem_reduce_allocated),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_sk_mem_reduce_allocated),
-};
+SKM_DEFINE_ORIG(sk_mem_reduce_allocated, skm_sk_mem_reduce_allocated);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_charge_skmem,
-			skm_mem_cgroup_charge_skmem);
-const struct skm_orig skm_mem_cgroup_charge_skmem_orig = {
-	&STATIC_CALL_KEY(skm_orig_mem_cgroup_charge_skmem),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_charge_skmem),
-};
+SKM_DEFINE_ORIG(mem_cgroup_charge_skmem, skm_mem_cgroup_charge_skmem);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_sk_forced_mem_schedule,
-			skm_sk_forced_mem_schedule);
-const struct skm_orig skm_sk_forced_mem_schedule_orig = {
-	&STATIC_CALL_KEY(skm_orig_sk_forced_mem_schedule),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_sk_forced_mem_schedule),
-};
+SKM_DEFINE_ORIG(sk_forced_mem_schedule, skm_sk_forced_mem_schedule);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
-const struct skm_orig skm_mem_cgroup_sk_alloc_orig = {
-	&STATIC_CALL_KEY(skm_orig_mem_cgroup_sk_alloc),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_sk_alloc),
-};
+SKM_DEFINE_ORIG(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
-const struct skm_orig skm_mem_cgroup_sk_free_orig = {
-	&STATIC_CALL_KEY(skm_orig_mem_cgroup_sk_free),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_sk_free),
-};
+SKM_DEFINE_ORIG(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_inet_csk_accept, skm_inet_csk_accept);
-const struct skm_orig skm_inet_csk_accept_orig = {
-	&STATIC_CALL_KEY(skm_orig_inet_csk_accept),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_inet_csk_accept),
-};
+SKM_DEFINE_ORIG(inet_csk_accept, skm_inet_csk_accept);
 
-DEFINE_STATIC_CALL_NULL(skm_orig_mem_cgroup_uncharge_skmem,
-			skm_mem_cgroup_uncharge_skmem_t);
-const struct skm_orig skm_mem_cgroup_uncharge_skmem_orig = {
-	&STATIC_CALL_KEY(skm_orig_mem_cgroup_uncharge_skmem),
-	STATIC_CALL_TRAMP_ADDR(skm_orig_mem_cgroup_uncharge_skmem),
-};
+SKM_DEFINE_ORIG(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem_t);
 
 /*
  * Is @sk exclusive? With "instrument" on, the lookup is timed (local_clock()
