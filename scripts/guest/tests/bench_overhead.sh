@@ -81,7 +81,7 @@ server_start() {
 	done
 }
 server_stop() {
-	kill "$srv"
+	kill "$srv" 2> /dev/null
 	wait "$srv" 2> /dev/null
 }
 
@@ -141,8 +141,9 @@ mke2fs -q /dev/ram0 > /dev/null 2>&1 && mkdir -p /mnt/bench && mount -t ext4 /de
 	fail "ext4 on brd"
 dd if=/dev/zero of=/mnt/bench/f bs=1M count=48 2> /dev/null && sync
 rc=$cg/reclaim
+echo +memory > "$cg/cgroup.subtree_control" || fail "subtree_control in $cg"
 mkdir "$rc"
-echo $((8 << 20)) > "$rc/memory.low"
+echo $((8 << 20)) > "$rc/memory.low" || fail "memory.low of $rc"
 echo $((24 << 20)) > "$cg/memory.max"
 lru_gen=$(cat /sys/kernel/mm/lru_gen/enabled 2> /dev/null || true)
 for mglru in n y; do
@@ -154,9 +155,12 @@ done
 echo N > $PAR/instrument
 sed 's/^/HOOK /' $DBG/hook_times
 raise=$(awk '$1 == "__sk_mem_raise_allocated" { print $2 }' $DBG/hook_times)
+size=$(awk '$1 == "mem_cgroup_size" { print $2 }' $DBG/hook_times)
 unload
 umount /mnt/bench
 rmdir "$rc"
+echo -memory > "$cg/cgroup.subtree_control"
 echo max > "$cg/memory.max"
 [ "${raise:-0}" -gt 0 ] || fail "hook_times counted no __sk_mem_raise_allocated call"
+[ "${size:-0}" -gt 0 ] || fail "hook_times counted no mem_cgroup_size call (classic LRU reclaim)"
 exit 0
