@@ -157,7 +157,7 @@ timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg,thread=multi -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 	-nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
+	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
 	< /dev/null > "$log" 2>&1
 qemu_rc=$?
 set -e
