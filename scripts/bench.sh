@@ -53,10 +53,12 @@ tag=bench
 SKM_GUEST_BINS=iperf3 "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c "$cpus" -m 1024 -w "$tag" \
 	-t bench_overhead -T 2400 ${quick:+-q} \
 	-e "BENCH_REPEATS=$repeats BENCH_THREADS=$threads BENCH_SECS=$secs BENCH_RR_N=$rr_n"
-"$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag/console.log" \
-	"$SKM_OUT/$tag-$kver" "skmemcg overhead, $kver, $cpus vCPUs (TCG)" > "$SKM_OUT/$tag-$kver.log"
-[ -n "$quick" ] || cat "$SKM_OUT/$tag-$kver.log"
+# The report also goes to out/TAG-KVER.txt; printed only in full runs (the
+# test command keeps the last line of this script's output as its count).
+report=$("$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag/console.log" \
+	"$SKM_OUT/$tag-$kver" "skmemcg overhead, $kver, $cpus vCPUs (TCG)")
 [ -n "$quick" ] && exit 0
+echo "$report"
 
 nodes=1
 [ "$cpus" -ge 2 ] && [ $((cpus % 2)) -eq 0 ] && nodes=2
