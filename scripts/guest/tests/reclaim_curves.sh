@@ -48,9 +48,16 @@ start_readers() {
 		/mnt/rc/b/f5 /mnt/rc/b/f6 /mnt/rc/b/f7 /mnt/rc/b/f8 > /dev/null &
 	rb=$!
 }
+# By cgroup: $! of "in_cgroup ... &" is the subshell, not the reader, which
+# would outlive a kill of it (and run on through the next module load).
 stop_readers() {
-	kill "$ra" "$rb"
-	wait "$ra" "$rb" 2> /dev/null
+	kill $(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs") 2> /dev/null
+	n=0
+	while [ -n "$(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs")" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -z "$(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs")" ] || fail "readers did not stop"
 	sleep 2		# let reclaim in P settle before the module may go
 }
 
