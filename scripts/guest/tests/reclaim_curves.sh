@@ -38,6 +38,19 @@ mkdir "$P" && echo +memory > "$P/cgroup.subtree_control" || fail "cgroup $P"
 echo $((128 << 20)) > "$P/memory.max"
 mkdir "$P/A" "$P/B"
 
+# freeze / thaw P around module load and unload and LRU switches: text is
+# patched then (ftrace sites, static keys), and under QEMU TCG a vCPU that
+# runs patched code meanwhile has died on a stale int3 (CI8, CI12).
+freeze() {
+	echo 1 > "$P/cgroup.freeze"
+	n=0
+	until grep -q '^frozen 1' "$P/cgroup.events" || [ $n -ge 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+thaw() { echo 0 > "$P/cgroup.freeze"; }
+
 pgscan() { awk '$1 == "pgscan" { print $2 }' "$P/A/memory.stat"; }
 usage_mib() { echo $(( $(cat "$P/A/memory.current") >> 20 )); }
 
@@ -48,16 +61,9 @@ start_readers() {
 		/mnt/rc/b/f5 /mnt/rc/b/f6 /mnt/rc/b/f7 /mnt/rc/b/f8 > /dev/null &
 	rb=$!
 }
-# By cgroup: $! of "in_cgroup ... &" is the subshell, not the reader, which
-# would outlive a kill of it (and run on through the next module load).
 stop_readers() {
-	kill $(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs") 2> /dev/null
-	n=0
-	while [ -n "$(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs")" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ -z "$(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs")" ] || fail "readers did not stop"
+	kill "$ra" "$rb"
+	wait "$ra" "$rb" 2> /dev/null
 	sleep 2		# let reclaim in P settle before the module may go
 }
 
@@ -90,15 +96,19 @@ pct() { awk -v l="$1" -v p="$2" -v m="$3" '$2 == l && $3 == p && $4 == m { print
 
 : > /tmp/curves
 for lru in classic mglru; do
+	freeze
 	[ $lru = classic ] && echo n > /sys/kernel/mm/lru_gen/enabled
 	[ $lru = mglru ] && echo y > /sys/kernel/mm/lru_gen/enabled
+	thaw
 	# Warm up: the first sweep after a switch starts from a cold LRU.
 	echo 3 > /proc/sys/vm/drop_caches
 	start_readers
 	sleep 10
 	stop_readers
 	for pol in $POLICIES; do
+		freeze
 		load reclaim_policy=$pol
+		thaw
 		sweep $lru $pol > /tmp/sweep
 		cat /tmp/sweep
 		cat /tmp/sweep >> /tmp/curves
@@ -109,7 +119,9 @@ for lru in classic mglru; do
 			grep '^/rc/B ' $DBG/cgroups | awk '$NF != "-"' | grep -q . &&
 				fail "$lru $pol: unprotected B was shaped: $(grep '^/rc/B ' $DBG/cgroups)"
 		fi
+		freeze
 		unload
+		thaw
 	done
 done
 
