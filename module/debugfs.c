@@ -8,8 +8,11 @@
  * disagree. The stock debugfs helpers accept garbage silently; these files
  * return the setter's -EINVAL and keep the old value.
  *
- * Knob files are 0600, read-only files 0444 (they stay readable when the
- * kernel is locked down); debugfs itself is root-only by its mount mode.
+ * Knob files are 0600, read-only files 0444: under lockdown (integrity, as
+ * Secure Boot sets it) debugfs refuses to open any file that is writable or
+ * not plain 0444, so the knobs are then tuned through the parameters only,
+ * and stats, cgroups and hook_times stay readable. debugfs itself is
+ * root-only by its mount mode.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -124,6 +127,8 @@ void skm_debugfs_init(unsigned int hooks_installed)
 	for (i = 0; i < THIS_MODULE->num_kp; i++) {
 		if (!(kp[i].perm & 0200))
 			continue;	/* load-time only */
+		if (kp[i].ops == &skm_excl_cgroups_param_ops)
+			continue;	/* its own file below */
 		debugfs_create_file(kp[i].name, 0600, skm_debugfs_dir,
 				    (void *)&kp[i], &skm_knob_fops);
 	}

@@ -25,6 +25,8 @@
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/memcontrol.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu_counter.h>
 #include <linux/seq_file.h>
@@ -405,18 +407,29 @@ void skm_excl_release_all(void)
 			handed);
 }
 
-void skm_excl_exit(void)
+/* Empty the list: unload, and a load that failed after modprobe filled it. */
+static void skm_excl_cgroups_clear(void)
 {
 	struct hlist_node *tmp;
 	struct skm_excl_cg *cg;
-	int bkt, i;
+	int bkt;
 
-	skm_excl_release_all();
+	mutex_lock(&skm_excl_cgs_lock);
 	hash_for_each_safe(skm_excl_cgs, bkt, tmp, cg, node) {
 		hash_del_rcu(&cg->node);
 		kfree_rcu(cg, rcu);
 	}
+	atomic_set(&skm_excl_nr_cgs, 0);
+	mutex_unlock(&skm_excl_cgs_lock);
 	rcu_barrier();
+}
+
+void skm_excl_exit(void)
+{
+	int i;
+
+	skm_excl_release_all();
+	skm_excl_cgroups_clear();
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		percpu_counter_destroy(&skm_excl_protos[i].pages);
 }
@@ -462,8 +475,29 @@ void skm_excl_show_stats(struct seq_file *m)
  * exclusive_cgroups: "+<path>" adds a cgroup (and its descendants) to the
  * list, "-<path>" removes it; paths as under /sys/fs/cgroup, with or without
  * that prefix. Reading lists the cgroups, one "+<path>" a line.
+ *
+ * Two interfaces, one list and one parser (skm_excl_cgroups_set()): the
+ * debugfs file, and the module parameter exclusive_cgroups, which keeps
+ * working when the kernel is locked down and can be given to modprobe
+ * (repeated, once per cgroup). The debugfs file also sees the byte count, so
+ * it refuses an embedded NUL; sysfs hands the setter a string, which ends at
+ * the first NUL. Reading the parameter is cut at a line boundary to fit a
+ * page, and then ends with a "# N more" line.
  */
 #define SKM_CGROUP_FS	"/sys/fs/cgroup"
+
+/* Call under rcu_read_lock(); return false if @id names no live cgroup. */
+static bool skm_excl_cg_path(u64 id, char *path, size_t size)
+{
+	struct cgroup *cgrp = cgroup_get_from_id(id);
+	bool ok;
+
+	if (IS_ERR(cgrp))
+		return false;
+	ok = cgroup_path(cgrp, path, size) >= 0;
+	cgroup_put(cgrp);
+	return ok;
+}
 
 static int skm_excl_cgroups_show(struct seq_file *m, void *v)
 {
@@ -476,13 +510,8 @@ static int skm_excl_cgroups_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	rcu_read_lock();
 	hash_for_each_rcu(skm_excl_cgs, bkt, cg, node) {
-		struct cgroup *cgrp = cgroup_get_from_id(cg->id);
-
-		if (IS_ERR(cgrp))
-			continue;
-		if (cgroup_path(cgrp, path, PATH_MAX) >= 0)
+		if (skm_excl_cg_path(cg->id, path, PATH_MAX))
 			seq_printf(m, "+%s\n", path);
-		cgroup_put(cgrp);
 	}
 	rcu_read_unlock();
 	kfree(path);
@@ -535,11 +564,36 @@ static int skm_excl_cgroups_update(bool add, const char *path)
 	return 0;
 }
 
+/*
+ * One update: "+<path>" or "-<path>", at most one trailing newline, no
+ * blanks. -EINVAL for anything else, -ENOENT for an unknown cgroup.
+ */
+static int skm_excl_cgroups_set(const char *val)
+{
+	size_t len = strlen(val);
+	char *buf, *path;
+	int ret;
+
+	if (len < 2 || len > PATH_MAX)
+		return -EINVAL;
+	buf = kstrdup(val, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	path = buf + 1;
+	if ((buf[0] != '+' && buf[0] != '-') || !*path || strpbrk(path, " \t\n"))
+		ret = -EINVAL;
+	else
+		ret = skm_excl_cgroups_update(buf[0] == '+', path);
+	kfree(buf);
+	return ret;
+}
+
 static ssize_t skm_excl_cgroups_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
-	char *buf, *path;
-	size_t len;
+	char *buf;
 	int ret;
 
 	if (*ppos || count < 2 || count > PATH_MAX)
@@ -547,20 +601,10 @@ static ssize_t skm_excl_cgroups_write(struct file *file, const char __user *ubuf
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	len = strlen(buf);
-	if (len != count) {
+	if (strlen(buf) != count)
 		ret = -EINVAL;	/* an embedded NUL */
-		goto out;
-	}
-	if (buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	path = buf + 1;
-	if ((buf[0] != '+' && buf[0] != '-') || !*path || strpbrk(path, " \t\n")) {
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = skm_excl_cgroups_update(buf[0] == '+', path);
-out:
+	else
+		ret = skm_excl_cgroups_set(buf);
 	kfree(buf);
 	if (ret)
 		return ret;
@@ -575,4 +619,58 @@ const struct file_operations skm_excl_cgroups_fops = {
 	.write = skm_excl_cgroups_write,
 	.llseek = seq_lseek,
 	.release = single_release,
+};
+
+static int skm_excl_cgroups_param_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	int ret = skm_excl_cgroups_set(val);
+
+	/* At load the kernel reports -ENOENT as an unknown parameter. */
+	if (ret == -ENOENT && THIS_MODULE->state != MODULE_STATE_LIVE)
+		pr_err("exclusive_cgroups=%s: no such cgroup\n", val);
+	return ret;
+}
+
+/* The list as the debugfs file shows it, cut to fit the page sysfs gives. */
+static int skm_excl_cgroups_param_get(char *buf, const struct kernel_param *kp)
+{
+	/* Room kept for the "# N more" line. */
+	const size_t size = PAGE_SIZE - 32;
+	unsigned int more = 0;
+	struct skm_excl_cg *cg;
+	size_t len = 0, n;
+	char *path;
+	int bkt;
+
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
+	rcu_read_lock();
+	hash_for_each_rcu(skm_excl_cgs, bkt, cg, node) {
+		if (!skm_excl_cg_path(cg->id, path, PATH_MAX))
+			continue;
+		n = strlen(path) + 2;	/* '+' and '\n' */
+		if (more || len + n >= size) {
+			more++;
+			continue;
+		}
+		len += scnprintf(buf + len, size - len, "+%s\n", path);
+	}
+	rcu_read_unlock();
+	kfree(path);
+	if (more)
+		len += scnprintf(buf + len, PAGE_SIZE - len, "# %u more\n", more);
+	return len;
+}
+
+static void skm_excl_cgroups_param_free(void *arg)
+{
+	skm_excl_cgroups_clear();
+}
+
+const struct kernel_param_ops skm_excl_cgroups_param_ops = {
+	.set = skm_excl_cgroups_param_set,
+	.get = skm_excl_cgroups_param_get,
+	.free = skm_excl_cgroups_param_free,
 };

@@ -4,6 +4,7 @@
 
 #include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/moduleparam.h>
 #include <net/sock.h>
 
 struct cgroup;
@@ -46,5 +47,6 @@ bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 bool skm_excl_cgroup_exclusive(struct cgroup *cgrp);
 void skm_excl_show_stats(struct seq_file *m);
 extern const struct file_operations skm_excl_cgroups_fops;
+extern const struct kernel_param_ops skm_excl_cgroups_param_ops;
 
 #endif /* _SKMEMCG_EXCLUSIVE_H */

@@ -322,13 +322,24 @@ MODULE_PARM_DESC(headroom_pct,
 /*
  * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the
  * global default: sockets whose memcg is bound while it is on are charged to
- * their memcg only. Per cgroup: debugfs exclusive_cgroups. Default off.
+ * their memcg only. Per cgroup: exclusive_cgroups below. Default off.
  */
 bool skm_exclusive __read_mostly;
 static struct skm_bool_knob skm_exclusive_knob = { &skm_exclusive };
 module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
 MODULE_PARM_DESC(exclusive,
 		 "New sockets of every memcg are charged to the memcg only, not tcp_mem (bool, default N)");
+
+/*
+ * The cgroups whose sockets (and their descendants') are memcg-exclusive
+ * whatever "exclusive" says: each write is one update, "+<path>" adds,
+ * "-<path>" removes; reading lists "+<path>" lines. The list lives in
+ * exclusive.c, shared with the debugfs file of the same name, which has its
+ * own file operations (no page limit on reads, embedded NULs refused).
+ */
+module_param_cb(exclusive_cgroups, &skm_excl_cgroups_param_ops, NULL, 0644);
+MODULE_PARM_DESC(exclusive_cgroups,
+		 "Add (+<path>) or remove (-<path>) a memcg-exclusive cgroup; repeat at load for several (default none)");
 
 /*
  * The host's backstop for exclusive sockets: while the protocol's global
