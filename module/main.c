@@ -12,6 +12,7 @@
 
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/security.h>
 #include <linux/utsname.h>
 
 #include "compat.h"
@@ -86,6 +87,10 @@ static int __init skmemcg_init(void)
 	skm_debugfs_init(nr_hooks);
 	pr_info("loaded on %s: %u hooks, enabled=%d\n", init_utsname()->release,
 		nr_hooks, READ_ONCE(skm_enabled));
+	/* Secure Boot's lockdown (integrity) refuses writable debugfs files. */
+	if (security_locked_down(LOCKDOWN_DEBUGFS))
+		pr_info("kernel is locked down: debugfs knobs are refused; tune through /sys/module/%s/parameters\n",
+			KBUILD_MODNAME);
 	return 0;
 
 out_pcpu:
