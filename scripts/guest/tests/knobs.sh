@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every knob reads back what was written, through either interface (debugfs
 # and /sys/module/skmemcg/parameters); bad writes are refused with EINVAL
-# and leave the value as it was.
+# and leave the value as it was. exclusive_cgroups, a list, has its own
+# checks below.
 . /tests/lib.sh
 
 load
@@ -77,28 +78,52 @@ check_knob reclaim_policy 'cliff=cliff|seed=seed|linear=linear|kernel=kernel' \
 	'Linear|none|seed,linear|1|kernel cliff'
 check_knob reclaim_gain_pct '0=0|1000=1000|100=100' '1001|-1|1.5'
 
-# Every knob has a table above.
+# exclusive_cgroups: "+path" / "-path" only, one update a write; an unknown
+# cgroup is ENOENT. The debugfs file and the parameter share one list.
+checked="$checked exclusive_cgroups"
+mkdir -p /sys/fs/cgroup/knobs_ex
+for iface in "$DBG" "$PAR"; do
+	f=$iface/exclusive_cgroups
+	for v in '+/knobs_ex' '+/sys/fs/cgroup/knobs_ex\n' '-/knobs_ex' '-/knobs_ex'; do
+		expect_eq "$f <- $v" "$(printf "$v" | skm-write $f)" ok
+	done
+	expect_eq "$f after +/-" "$(cat $f)" ""
+done
+printf '+/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+expect_eq "param lists a debugfs add" "$(cat $PAR/exclusive_cgroups)" "+/knobs_ex"
+printf '%s' '-/knobs_ex' | skm-write $PAR/exclusive_cgroups > /dev/null
+expect_eq "debugfs after a param remove" "$(cat $DBG/exclusive_cgroups)" ""
+printf '+/knobs_ex' | skm-write $PAR/exclusive_cgroups > /dev/null
+for bad in '+' '-' '/knobs_ex' 'knobs_ex' '*/knobs_ex' '+knobs_ex' '+/knobs_ex x' \
+	   '+/knobs_ex\n\n' '+\377' '++/knobs_ex'; do
+	for iface in "$DBG" "$PAR"; do
+		expect_eq "$iface/exclusive_cgroups <- '$bad'" \
+			"$(printf "$bad" | skm-write $iface/exclusive_cgroups)" EINVAL
+		refused=$((refused + 1))
+	done
+done
+for iface in "$DBG" "$PAR"; do
+	expect_eq "$iface/exclusive_cgroups <- +/nonexistent" \
+		"$(printf '+/nonexistent' | skm-write $iface/exclusive_cgroups)" ENOENT
+done
+# Only debugfs sees the byte count: it refuses an empty write and an embedded
+# NUL; sysfs drops an empty write, and the parameter's string ends at the NUL.
+for bad in '' '+/knobs_ex\0/x'; do
+	expect_eq "$DBG/exclusive_cgroups <- '$bad'" \
+		"$(printf "$bad" | skm-write $DBG/exclusive_cgroups)" EINVAL
+	refused=$((refused + 1))
+done
+expect_eq "$PAR/exclusive_cgroups <- '+/knobs_ex\0/x'" \
+	"$(printf '+/knobs_ex\0/x' | skm-write $PAR/exclusive_cgroups)" ok
+expect_eq "exclusive_cgroups kept (debugfs)" "$(cat $DBG/exclusive_cgroups)" "+/knobs_ex"
+expect_eq "exclusive_cgroups kept (param)" "$(cat $PAR/exclusive_cgroups)" "+/knobs_ex"
+printf '%s' '-/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+rmdir /sys/fs/cgroup/knobs_ex
+
+# Every knob has a check above.
 for k in $(knobs); do
 	echo " $checked " | grep -q " $k " || fail "knob $k has no check"
 done
-
-# exclusive_cgroups: "+path" / "-path" only; an unknown cgroup is ENOENT.
-mkdir -p /sys/fs/cgroup/knobs_ex
-for v in '+/knobs_ex' '+/sys/fs/cgroup/knobs_ex\n' '-/knobs_ex' '-/knobs_ex'; do
-	expect_eq "exclusive_cgroups <- $v" "$(printf "$v" | skm-write $DBG/exclusive_cgroups)" ok
-done
-expect_eq "exclusive_cgroups after +/-" "$(cat $DBG/exclusive_cgroups)" ""
-printf '+/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
-for bad in '' '+' '-' '/knobs_ex' 'knobs_ex' '*/knobs_ex' '+knobs_ex' '+/knobs_ex x' \
-	   '+/knobs_ex\n\n' '+\377' '++/knobs_ex' '+/knobs_ex\0/x'; do
-	expect_eq "exclusive_cgroups <- '$bad'" "$(printf "$bad" | skm-write $DBG/exclusive_cgroups)" EINVAL
-	refused=$((refused + 1))
-done
-expect_eq "exclusive_cgroups <- +/nonexistent" \
-	"$(printf '+/nonexistent' | skm-write $DBG/exclusive_cgroups)" ENOENT
-expect_eq "exclusive_cgroups kept" "$(cat $DBG/exclusive_cgroups)" "+/knobs_ex"
-printf '%s' '-/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
-rmdir /sys/fs/cgroup/knobs_ex
 
 # stats and cgroups are read-only; stats is "name value" lines.
 for f in stats cgroups; do
@@ -109,4 +134,17 @@ awk 'NF != 2 || $2 !~ /^[0-9]+$/ { bad = 1 } END { exit bad }' "$DBG/stats" ||
 	fail "stats is not 'name value' lines: $(cat $DBG/stats)"
 note "$n knobs checked; $refused bad writes refused with EINVAL, values kept"
 unload
+
+# exclusive_cgroups at load: one update per occurrence; a bad one fails the
+# load (and the list built so far is freed with the module).
+mkdir -p /sys/fs/cgroup/knobs_ex /sys/fs/cgroup/knobs_ex2
+load exclusive_cgroups=+/knobs_ex exclusive_cgroups=+/sys/fs/cgroup/knobs_ex2
+expect_eq "exclusive_cgroups given at load" \
+	"$(sort $PAR/exclusive_cgroups | tr '\n' ' ')" "+/knobs_ex +/knobs_ex2 "
+unload
+expect_eq "load with an unknown cgroup" \
+	"$(skm-insmod /lib/modules/$(uname -r)/extra/skmemcg.ko \
+		exclusive_cgroups=+/knobs_ex exclusive_cgroups=+/nonexistent)" ENOENT
+lsmod | grep -q '^skmemcg ' && fail "module left loaded after a bad exclusive_cgroups"
+rmdir /sys/fs/cgroup/knobs_ex /sys/fs/cgroup/knobs_ex2
 exit 0
