@@ -52,15 +52,18 @@ skm_ksrc() {
 	echo "$dir"
 }
 
-# skm_guest_cases main|pcpu|reclaim|bench: guest test cases, comma-separated.
+# skm_guest_cases main|pcpu|reclaim|bench|lockdown: guest test cases,
+# comma-separated.
 # "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA
 # guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long, in a boot
 # of their own; "bench" the overhead benchmark (bench_*.sh), which wants
 # iperf3 in the guest; "main" every other case.
+# "lockdown" (lockdown_*.sh) raise the kernel's lockdown, which lasts until
+# reboot and refuses unsigned modules from then on: a boot of their own.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The README's test command: install what is missing, then build, sparse,
-# checkpatch, DKMS, KUnit in UML, and the VM cases on every supported kernel
-# (main, NUMA per-CPU reserve, reclaim curves, benchmark smoke).
+# checkpatch, DKMS (with module signing), KUnit in UML, and the VM cases on
+# every supported kernel (main, NUMA per-CPU reserve, reclaim curves,
+# lockdown, benchmark smoke).
 # Prints each stage's wall time and ends with "N passed, N failed", counting
 # each KUnit case, each VM case, and each host stage (build, sparse,
 # checkpatch, dkms) as one test. Exit 0 only if none failed.
@@ -93,6 +94,9 @@ for kver in $kvers; do
 		-T 1500 -t "$(skm_guest_cases reclaim)"
 	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
 		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
+	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
+	counted "vm-lockdown-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w lockdown \
+		-t "$(skm_guest_cases lockdown)"
 	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
 	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
 done

@@ -18,8 +18,9 @@
 #
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
 # cases default to every file in scripts/guest/tests/ except the lib*.sh
-# helpers, the pcpu_* cases, which need a NUMA guest, and the reclaim_*
-# cases, which take minutes; scripts/test.sh boots those apart
+# helpers, the pcpu_* cases, which need a NUMA guest, the reclaim_*
+# cases, which take minutes, and the lockdown_* cases, which lock the kernel
+# down for the rest of the boot; scripts/test.sh boots those apart
 # (-t "$(skm_guest_cases pcpu)" -c 4 -n 2, -t "$(skm_guest_cases reclaim)").
 # The demo cases in scripts/guest/demo/ run only when named.
 # Besides the cases, three checks of the whole boot count as tests:
