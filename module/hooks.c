@@ -27,6 +27,13 @@
  * - resolve every symbol first; if any is missing, log one line naming all
  *   of them and install nothing;
  * - register hooks one by one; if one fails, unregister those already done;
+ * - only once all are in, let them act: until then (and again from the
+ *   start of removal) every hook but the "always" ones passes its calls
+ *   straight to the original. Policies span several functions: a socket
+ *   made memcg-exclusive by the mem_cgroup_sk_alloc hook must have its free
+ *   seen by the mem_cgroup_sk_free hook, or its state outlives it and a
+ *   later socket at the same address inherits it (found by the cycles test:
+ *   a child socket with no memcg yet charged as exclusive, a NULL memcg);
  * - on removal, unregister all, then wait until no task can be inside our
  *   code: RCU-tasks for the trampoline and the first instructions of a
  *   replacement, SRCU for tasks sleeping in an original called from a
@@ -53,13 +60,17 @@
 
 DEFINE_SRCU(skm_hook_srcu);
 
+/* On while the whole table is installed; see the lifecycle above. */
+static DEFINE_STATIC_KEY_FALSE(skm_hooks_live_key);
+
 static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
 	struct skm_hook *hook = container_of(ops, struct skm_hook, ops);
 
-	if (!static_branch_likely(&skm_enabled_key) && !hook->always)
+	if (!hook->always && (!static_branch_likely(&skm_hooks_live_key) ||
+			      !static_branch_likely(&skm_enabled_key)))
 		return;
 	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)hook->replacement);
 }
@@ -182,6 +193,7 @@ int skm_hooks_install(struct skm_hook *hooks, unsigned int nr)
 			return ret;
 		}
 	}
+	static_branch_enable(&skm_hooks_live_key);
 	return 0;
 }
 
@@ -197,6 +209,7 @@ void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr)
 {
 	unsigned int i;
 
+	static_branch_disable(&skm_hooks_live_key);
 	for (i = 0; i < nr; i++) {
 		struct skm_hook *hook = &hooks[i];
 

@@ -155,7 +155,7 @@ skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $me
 t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
-	-accel tcg,thread=multi -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
+	-accel tcg,thread=${SKM_TCG_THREAD:-multi} -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 	-nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \

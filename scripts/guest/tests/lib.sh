@@ -53,3 +53,15 @@ load() {
 unload() {
 	rmmod skmemcg || fail "rmmod skmemcg"
 }
+
+# cgroup_stop CG: kill every process in cgroup CG (the loops and what they
+# run, not just the subshell $! names) and wait until it is empty.
+cgroup_stop() {
+	echo 1 > "$1/cgroup.kill"
+	_n=0
+	while [ -n "$(cat "$1/cgroup.procs")" ]; do
+		_n=$((_n + 1))
+		[ $_n -lt 100 ] || fail "processes left in $1: $(cat "$1/cgroup.procs" | tr '\n' ' ')"
+		sleep 0.1
+	done
+}

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+# Load/unload under traffic: SKM_CYCLES (default 10) cycles of modprobe
+# with random valid parameters, random knob changes through both
+# interfaces, and rmmod, while TCP and UDP traffic, memory pressure with a
+# socket burst, cgroup creation and removal, and an accept() storm run in
+# cgroups. Every load and unload must succeed with the module holding no
+# references. Afterwards, with the traffic stopped: TCP and UDP
+# memory_allocated back to the baseline (within the per-CPU forward-alloc
+# reserve), every cgroup's memory.stat sock at 0. (The kernel log is checked
+# for oopses and warnings by vm.sh; kmemleak, on the debug kernel, by the
+# debug_kmemleak case.)
+. /tests/lib.sh
+. /tests/lib_burst.sh
+
+SKM_CYCLES=${SKM_CYCLES:-10}
+CG=/sys/fs/cgroup
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+
+# rnd N: a random number in [0, N)
+rnd() {
+	echo $(( $(od -An -N2 -tu2 /dev/urandom) % $1 ))
+}
+# pick WORD...: one of the words, at random
+pick() {
+	shift "$(rnd $#)"
+	echo "$1"
+}
+sock_mem() { # TCP|UDP
+	awk -v p="$1:" '$1 == p { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat
+}
+memcg_sock() { awk '$1 == "sock" { print $2 }' "$1/memory.stat"; }
+
+# A random value for KNOB that it takes.
+value_for() {
+	case $1 in
+	enabled) pick 1 1 1 0 ;;
+	instrument|throttle|exclusive|pcpu_numa) pick 0 1 ;;
+	throttle_level) pick medium critical ;;
+	pressure_source) pick psi events vmpressure,psi,events,headroom psi,events ;;
+	pressure_hold_ms) pick 100 1000 250 ;;
+	psi_some_pct|psi_full_pct) pick 1 5 10 ;;
+	headroom_pct) pick 0 5 10 ;;
+	exclusive_backstop_pct) pick 0 100 200 ;;
+	pcpu_rsv) pick auto off 256 1024 ;;
+	pcpu_rsv_divisor) pick 1 8 64 ;;
+	pcpu_drain_ms) pick 0 10 1000 ;;
+	reclaim_policy) pick kernel cliff seed linear ;;
+	reclaim_gain_pct) pick 50 100 200 ;;
+	*) fail "no values for knob $1" ;;
+	esac
+}
+LOAD_KNOBS="enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct"
+
+tcp0=$(sock_mem TCP)
+udp0=$(sock_mem UDP)
+note "baseline: TCP mem $tcp0, UDP mem $udp0 pages"
+
+# The background: each loop in a cgroup of its own, stopped by cgroup.kill.
+for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
+	mkdir "$CG/$c" || fail "mkdir $CG/$c"
+done
+echo $((128 << 20)) > "$CG/cyc_tcp/memory.max"
+echo $((64 << 20)) > "$CG/cyc_press/memory.max"
+echo $((48 << 20)) > "$CG/cyc_press/memory.high"
+echo 8388608 > /proc/sys/net/core/rmem_max
+echo 8388608 > /proc/sys/net/core/wmem_max
+in_cgroup "$CG/cyc_tcp" sh -c 'while :; do skm-tcp -b 8 -c 4; done' > /dev/null 2>&1 &
+in_cgroup "$CG/cyc_udp" sh -c 'while :; do skm-udp -t 2; done' > /dev/null 2>&1 &
+in_cgroup "$CG/cyc_press" sh -c 'while :; do skm-hog -r 40 -w 4 -t 3 & skm-burst -c 4 -b 1024 -t 3; wait; done' > /dev/null 2>&1 &
+in_cgroup "$CG/cyc_acc" sh -c 'while :; do skm-accept -t 3 -c 4; done' > /dev/null 2>&1 &
+( i=0; while :; do
+	i=$((i + 1))
+	d=$CG/cyc_churn/c$i
+	mkdir "$d" && in_cgroup "$d" skm-tcp -b 1 -c 2 > /dev/null 2>&1
+	rmdir "$d" 2> /dev/null
+done ) &
+churn=$!
+sleep 2
+
+cycle=0
+while [ $cycle -lt "$SKM_CYCLES" ]; do
+	cycle=$((cycle + 1))
+	params=""
+	for k in $LOAD_KNOBS; do
+		[ "$(rnd 2)" -eq 0 ] && params="$params $k=$(value_for $k)"
+	done
+	# shellcheck disable=SC2086
+	modprobe skmemcg $params || fail "cycle $cycle: modprobe skmemcg$params"
+	changes=""
+	for n in 1 2 3; do
+		k=$(pick $(knobs))
+		v=$(value_for "$k")
+		dir=$(pick "$DBG" "$PAR")
+		r=$(printf '%s' "$v" | skm-write "$dir/$k")
+		expect_eq "cycle $cycle: $dir/$k <- $v" "$r" ok
+		changes="$changes $k=$v"
+		sleep "0.$(rnd 10)"
+	done
+	[ "$(rnd 2)" -eq 0 ] && printf '+%s' /cyc_tcp | skm-write "$DBG/exclusive_cgroups" > /dev/null
+	refs=$(cat /sys/module/skmemcg/refcnt)
+	expect_eq "cycle $cycle: module references before rmmod" "$refs" 0
+	rmmod skmemcg || fail "cycle $cycle: rmmod (refcnt $(cat /sys/module/skmemcg/refcnt))"
+	[ -d /sys/module/skmemcg ] && fail "cycle $cycle: /sys/module/skmemcg still there after rmmod"
+	note "cycle $cycle: loaded with$params; changed$changes; unloaded"
+	sleep "0.$(rnd 10)"
+done
+
+kill $churn
+wait $churn 2> /dev/null
+for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
+	cgroup_stop "$CG/$c"
+done
+wait
+
+# Sockets close asynchronously (FIN exchange, deferred frees): give them
+# 20 s to go back to the baseline, within the kernel's per-CPU reserve.
+slack=$((256 * ncpu))
+n=0
+while :; do
+	tcp=$(sock_mem TCP)
+	udp=$(sock_mem UDP)
+	dt=$((tcp - tcp0)) du=$((udp - udp0))
+	[ ${dt#-} -le $slack ] && [ ${du#-} -le $slack ] && break
+	n=$((n + 1))
+	[ $n -lt 200 ] || fail "memory_allocated not back to baseline: TCP $tcp0 -> $tcp, UDP $udp0 -> $udp pages (slack $slack)"
+	sleep 0.1
+done
+note "after $SKM_CYCLES cycles: TCP mem $tcp0 -> $tcp, UDP mem $udp0 -> $udp pages (slack $slack)"
+for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
+	n=0
+	while [ "$(memcg_sock "$CG/$c")" != 0 ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "$c: memory.stat sock $(memcg_sock "$CG/$c") after all its sockets closed"
+		sleep 0.1
+	done
+	# (the churn loop may have been killed between its mkdir and rmdir)
+	for d in "$CG/$c"/c*; do
+		[ -d "$d" ] && rmdir "$d"
+	done
+	rmdir "$CG/$c" || fail "rmdir $CG/$c"
+done
+lsmod | grep -q '^skmemcg ' && fail "module loaded at the end"
+exit 0
