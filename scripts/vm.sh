@@ -92,6 +92,15 @@ make -s -C "$kdir" M="$unsupported" clean > /dev/null 2>&1
 make -s -C "$kdir" M="$unsupported" SKM_FAMILIES=none modules >> "$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; skm_die "unsupported-variant build against $kver failed"; }
 
+# Test-only modules (scripts/guest/modules: another ftrace IPMODIFY user, a
+# livepatch) for the coexistence case.
+testmods=$SKM_OUT/build-$kver-testmods
+rm -rf "$testmods"
+mkdir -p "$testmods"
+cp "$SKM_ROOT"/scripts/guest/modules/* "$testmods"/
+make -s -C "$kdir" M="$testmods" modules >> "$work/build.log" 2>&1 ||
+	{ cat "$work/build.log" >&2; skm_die "test modules build against $kver failed"; }
+
 # The initramfs.
 root=$work/root
 mkdir -p "$root"/{bin,tests,proc,sys,dev,tmp,etc,opt} "$root/lib/modules/$kver/extra"
@@ -105,6 +114,9 @@ done
 strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemcg.ko"
 mkdir -p "$root/opt"
 strip --strip-debug -o "$root/opt/skmemcg-unsupported.ko" "$unsupported/skmemcg.ko"
+for ko in "$testmods"/*.ko; do
+	strip --strip-debug -o "$root/opt/$(basename "$ko")" "$ko"
+done
 # Kernel modules the cases need, with their dependencies, uncompressed.
 for m in ${SKM_GUEST_MODULES:-brd ext4 crc32c_generic}; do
 	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' |
@@ -212,8 +224,9 @@ else
 	echo "$bad" | sed 's/^/    /'
 fi
 taint=$(sed -n 's/^@@SKM TAINT //p' "$log")
-# Allowed: O (out-of-tree, bit 12) and E (unsigned, bit 13).
-if [ -n "$taint" ] && [ $((taint & ~(4096 | 8192))) -eq 0 ]; then
+# Allowed: O (out-of-tree, bit 12), E (unsigned, bit 13) and K (livepatched,
+# bit 15: the coexistence case loads a test livepatch).
+if [ -n "$taint" ] && [ $((taint & ~(4096 | 8192 | 32768))) -eq 0 ]; then
 	report taint PASS "($taint)"
 else
 	report taint FAIL "(tainted=${taint:-unknown})"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Load/unload under traffic: SKM_CYCLES (default 10) cycles of modprobe
+# Load/unload under traffic (in a boot of its own, single-threaded TCG: see
+# scripts/test.sh): SKM_CYCLES (default 10) cycles of modprobe
 # with random valid parameters, random knob changes through both
 # interfaces, and rmmod, while TCP and UDP traffic, memory pressure with a
 # socket burst, cgroup creation and removal, and an accept() storm run in

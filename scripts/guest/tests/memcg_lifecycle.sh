@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+# Zombie memcgs: cgroups whose sockets hold memory, with skmemcg state
+# (throttle pressure held, memcg-exclusive sockets), are removed while the
+# sockets stay open; the sockets keep sending (charging the offline memcg
+# through our hooks); then they close and the memcg is freed: skmemcg's
+# state for it must be freed with it (memcgs_freed catches up with
+# memcgs_tracked), and sockstat back at baseline. A second set of zombies
+# outlives the module: rmmod with them alive, sockets closed after.
+. /tests/lib.sh
+. /tests/lib_burst.sh
+
+CG=/sys/fs/cgroup
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+sock_mem() { awk '$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat; }
+# has_state PATH: whether skmemcg's "cgroups" file lists the cgroup
+has_state() { awk -v p="$1" '$1 == p { f = 1 } END { exit !f }' $DBG/cgroups; }
+
+# start_holder CG: skm-hold in CG; its pid in $pid. (Not in_cgroup, a
+# function: $! would be the subshell around it, not skm-hold.)
+start_holder() {
+	mkdir "$1" || fail "mkdir $1"
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c 4 -k 512' "$1" \
+		> "/tmp/hold.$(basename "$1")" 2>&1 &
+	pid=$!
+	n=0
+	until grep -qs ready "/tmp/hold.$(basename "$1")"; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "skm-hold in $1 not ready: $(cat /tmp/hold.$(basename "$1"))"
+		sleep 0.1
+	done
+}
+# pump PID NAME: make the holder send again, charging its (offline) memcg
+pump() {
+	want=$(( $(grep -c pumped "/tmp/hold.$2") + 1 ))
+	n=0
+	while [ "$(grep -c pumped "/tmp/hold.$2")" -lt $want ]; do
+		[ $((n % 10)) -eq 0 ] && kill -USR1 "$1"
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "skm-hold $2 did not pump"
+		sleep 0.1
+	done
+}
+# flush_stocks: the kernel caches a memcg's uncharged pages per CPU, with a
+# reference to it, until that CPU charges another memcg; an idle guest would
+# keep a zombie forever. Charge from a scratch cgroup on every CPU.
+flush_stocks() {
+	mkdir -p $CG/lc_flush
+	for cpu in $(seq 0 $((ncpu - 1))); do
+		in_cgroup $CG/lc_flush taskset -c "$cpu" skm-hog -r 1 -w 1 -t 1 > /dev/null
+	done
+}
+# zombify CG PID: move the holder out, remove the cgroup
+zombify() {
+	echo "$2" > $CG/cgroup.procs
+	rmdir "$1" || fail "rmdir $1 with sockets open"
+}
+
+base=$(sock_mem)
+mkdir $CG/lc_ex
+echo +memory > $CG/lc_ex/cgroup.subtree_control
+load throttle=1 pressure_source=vmpressure,psi,events,headroom exclusive=0
+printf '+/lc_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+
+# Set 1: freed while the module is loaded.
+start_holder $CG/lc_a
+p1=$pid
+start_holder $CG/lc_ex/b
+p2=$pid
+start_holder $CG/lc_c
+p3=$pid
+# Reclaim in each (memory.high under what its sockets hold) gives it state.
+squeeze() { # CG PID NAME
+	echo $((1 << 20)) > "$1/memory.high"
+	pump "$2" "$3"
+	echo max > "$1/memory.high"
+}
+squeeze $CG/lc_a $p1 lc_a
+squeeze $CG/lc_ex/b $p2 b
+squeeze $CG/lc_c $p3 lc_c
+with_state=0
+for c in /lc_a /lc_ex/b /lc_c; do
+	has_state $c && with_state=$((with_state + 1))
+done
+[ $with_state -ge 2 ] || fail "fewer than 2 of the cgroups have state: $(cat $DBG/cgroups)"
+excl=$(skm_stat exclusive_sockets)
+[ "${excl:-0}" -gt 0 ] || fail "no exclusive sockets in lc_ex/b"
+freed0=$(skm_stat memcgs_freed)
+zombify $CG/lc_a $p1
+zombify $CG/lc_ex/b $p2
+zombify $CG/lc_c $p3
+pump $p1 lc_a
+pump $p2 b
+pump $p3 lc_c
+# pressure on a zombie: reclaim in the parent of one
+echo $((8 << 20)) > $CG/lc_ex/memory.high
+pump $p2 b
+echo max > $CG/lc_ex/memory.high
+note "set 1: 3 zombie memcgs ($with_state with state), $(skm_stat exclusive_sockets) exclusive sockets"
+kill $p1 $p2 $p3
+wait $p1 $p2 $p3
+# (their output files on tmpfs were charged to the memcgs too)
+rm -f /tmp/hold.lc_a /tmp/hold.b /tmp/hold.lc_c
+flush_stocks
+n=0
+while [ $(( $(skm_stat memcgs_freed) - freed0 )) -lt $with_state ]; do
+	n=$((n + 1))
+	[ $((n % 50)) -eq 49 ] && flush_stocks
+	[ $n -lt 300 ] || fail "state of $with_state freed memcgs: only $(( $(skm_stat memcgs_freed) - freed0 )) freed"
+	sleep 0.1
+done
+note "set 1: sockets closed, $(( $(skm_stat memcgs_freed) - freed0 )) memcg states freed with their memcgs"
+expect_eq "exclusive sockets after close" "$(skm_stat exclusive_sockets)" 0
+
+# Set 2: the zombies outlive the module.
+start_holder $CG/lc_d
+p4=$pid
+start_holder $CG/lc_ex/e
+p5=$pid
+squeeze $CG/lc_d $p4 lc_d
+squeeze $CG/lc_ex/e $p5 e
+zombify $CG/lc_d $p4
+zombify $CG/lc_ex/e $p5
+pump $p4 lc_d
+unload
+pump $p5 e
+kill $p4 $p5
+wait $p4 $p5
+rm -f /tmp/hold.lc_d /tmp/hold.e
+rmdir $CG/lc_ex $CG/lc_flush || fail "rmdir lc_ex lc_flush"
+n=0
+while [ $(( $(sock_mem) - base )) -gt $((256 * ncpu)) ]; do
+	n=$((n + 1))
+	[ $n -lt 200 ] || fail "sockstat TCP mem $(sock_mem), baseline $base"
+	sleep 0.1
+done
+note "set 2: module unloaded with zombies, then closed; TCP mem $base -> $(sock_mem)"
+exit 0
