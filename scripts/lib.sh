@@ -52,7 +52,7 @@ skm_ksrc() {
 	echo "$dir"
 }
 
-# skm_guest_cases main|pcpu|reclaim|bench|lockdown: guest test cases,
+# skm_guest_cases main|pcpu|reclaim|bench|lockdown|reload: guest test cases,
 # comma-separated.
 # "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA
 # guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long, in a boot
@@ -60,10 +60,12 @@ skm_ksrc() {
 # iperf3 in the guest; "main" every other case.
 # "lockdown" (lockdown_*.sh) raise the kernel's lockdown, which lasts until
 # reboot and refuses unsigned modules from then on: a boot of their own.
+# "reload" (reload_*.sh) load and unload the module over and over under
+# traffic: a boot of their own, under single-threaded TCG (scripts/test.sh).
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench|lockdown)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

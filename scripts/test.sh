@@ -4,7 +4,7 @@
 # The README's test command: install what is missing, then build, sparse,
 # checkpatch, DKMS (with module signing), KUnit in UML, and the VM cases on
 # every supported kernel (main, NUMA per-CPU reserve, reclaim curves,
-# lockdown, benchmark smoke).
+# lockdown, load/unload under traffic, benchmark smoke).
 # Prints each stage's wall time and ends with "N passed, N failed", counting
 # each KUnit case, each VM case, and each host stage (build, sparse,
 # checkpatch, dkms) as one test. Exit 0 only if none failed.
@@ -97,6 +97,13 @@ for kver in $kvers; do
 	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
 	counted "vm-lockdown-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w lockdown \
 		-t "$(skm_guest_cases lockdown)"
+	# Load/unload cycles patch kernel text dozens of times a second while
+	# both vCPUs run it. Under multi-threaded TCG that crashed the guest
+	# at ftrace and jump-label sites (int3 oopses, a vCPU stuck on a
+	# patched NOP), also with skmemcg not loaded; single-threaded TCG runs
+	# one vCPU at a time, so patched code is never mid-execution elsewhere.
+	counted "vm-reload-$kver" env SKM_TCG_THREAD=single "$SKM_ROOT/scripts/vm.sh" \
+		-k "$kver" -q -w reload -T 600 -t "$(skm_guest_cases reload)"
 	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
 	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
 done

@@ -16,6 +16,7 @@
 # -w keeps this boot's files in out/vm-KVER-TAG (NUMA boots: -numaN).
 # -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
 #
+# SKM_TCG_THREAD=single runs the vCPUs in one host thread (default multi).
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
 # cases default to every file in scripts/guest/tests/ except the lib*.sh
 # helpers, the pcpu_* cases, which need a NUMA guest, the reclaim_*

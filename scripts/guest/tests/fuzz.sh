@@ -16,12 +16,8 @@ mkdir -p /sys/fs/cgroup/fuzz_a /sys/fs/cgroup/fuzz_b
 load
 groups=""
 for k in $(knobs); do
-	groups="$groups $DBG/$k:$PAR/$k"
+	groups="$groups $DBG/$k:$PAR/$k"	# exclusive_cgroups too: a list
 done
-# exclusive_cgroups: debugfs, and its parameter twin where there is one.
-ex=$DBG/exclusive_cgroups
-[ -w "$PAR/exclusive_cgroups" ] && ex="$ex:$PAR/exclusive_cgroups"
-groups="$groups $ex"
 
 in_cgroup /sys/fs/cgroup/fuzz_a sh -c 'while :; do skm-tcp -b 4 -c 2 > /dev/null; done' &
 traffic=$!

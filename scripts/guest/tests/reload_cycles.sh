@@ -47,10 +47,11 @@ value_for() {
 	pcpu_drain_ms) pick 0 10 1000 ;;
 	reclaim_policy) pick kernel cliff seed linear ;;
 	reclaim_gain_pct) pick 50 100 200 ;;
+	exclusive_cgroups) pick +/cyc_tcp -/cyc_tcp +/cyc_acc -/cyc_acc ;;
 	*) fail "no values for knob $1" ;;
 	esac
 }
-LOAD_KNOBS="enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct"
+LOAD_KNOBS="exclusive_cgroups enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct"
 
 tcp0=$(sock_mem TCP)
 udp0=$(sock_mem UDP)
@@ -97,7 +98,6 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 		changes="$changes $k=$v"
 		sleep "0.$(rnd 10)"
 	done
-	[ "$(rnd 2)" -eq 0 ] && printf '+%s' /cyc_tcp | skm-write "$DBG/exclusive_cgroups" > /dev/null
 	refs=$(cat /sys/module/skmemcg/refcnt)
 	expect_eq "cycle $cycle: module references before rmmod" "$refs" 0
 	rmmod skmemcg || fail "cycle $cycle: rmmod (refcnt $(cat /sys/module/skmemcg/refcnt))"
