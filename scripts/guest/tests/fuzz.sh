@@ -39,16 +39,16 @@ files=0
 for f in "$DBG"/* "$PAR"/*; do
 	[ -f "$f" ] || continue
 	files=$((files + 1))
-	r=$(printf '1' | setpriv --reuid=65534 --regid=65534 --clear-groups skm-write "$f")
+	r=$(printf '1' | skm-asuser 65534 skm-write "$f")
 	expect_eq "non-root write $f" "$r" EACCES
 	case $f in
-	$DBG/*) setpriv --reuid=65534 --regid=65534 --clear-groups cat "$f" > /dev/null 2>&1 &&
+	$DBG/*) skm-asuser 65534 cat "$f" > /dev/null 2>&1 &&
 		fail "non-root read $f" ;;
 	esac
 done
 note "non-root: $files files refused"
 # Parameters stay world-readable (0644, like every module parameter).
-setpriv --reuid=65534 --regid=65534 --clear-groups cat "$PAR/enabled" > /dev/null ||
+skm-asuser 65534 cat "$PAR/enabled" > /dev/null ||
 	fail "non-root cannot read $PAR/enabled"
 
 printf '%s' '-/fuzz_a' | skm-write $DBG/exclusive_cgroups > /dev/null
