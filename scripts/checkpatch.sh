@@ -8,7 +8,7 @@ set -euo pipefail
 
 src=$(skm_ksrc)
 cd "$SKM_ROOT"
-mapfile -t files < <(git ls-files --cached --others --exclude-standard 'module/*.[ch]' 'kunit/*.[ch]')
+mapfile -t files < <(git ls-files --cached --others --exclude-standard 'module/*.[ch]' 'kunit/*.[ch]' 'scripts/guest/modules/*.c')
 [ ${#files[@]} -gt 0 ] || skm_die "no files to check"
 perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 	--quiet -f "${files[@]}"
