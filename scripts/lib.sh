@@ -52,15 +52,17 @@ skm_ksrc() {
 	echo "$dir"
 }
 
-# skm_guest_cases main|pcpu|reclaim|bench: guest test cases, comma-separated.
-# "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA
-# guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long, in a boot
-# of their own; "bench" the overhead benchmark (bench_*.sh), which wants
-# iperf3 in the guest; "main" every other case.
+# skm_guest_cases main|pcpu|reclaim|bench|debug: guest test cases,
+# comma-separated. "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which
+# want a NUMA guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long,
+# in a boot of their own; "bench" the overhead benchmark (bench_*.sh), which
+# wants iperf3 in the guest; "debug" the debug kernel's checks (debug_*.sh),
+# which scripts/check-debug.sh places first and last in its boots; "main"
+# every other case.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|debug)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }
