@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the debug kernel the VM suite runs on in "make check-debug": Debian's
+# linux-source-6.1 configured from "make tinyconfig" for x86_64 plus
+# scripts/debug-kernel.config (what the guest cases need, lockdep, atomic
+# sleep checks, KASAN, UBSAN, DEBUG_LIST, DEBUG_OBJECTS, kmemleak, lockup
+# detectors). Out of tree, cached in $SKM_CACHE/debug-<source version>/:
+#   build/     the O= build tree (the module builds against it)
+#   mod/       modules_install root: mod/lib/modules/<release>/ with modules.dep
+# It rebuilds only when the fragment changed (incrementally, in build/).
+# After olddefconfig every line of the fragment must have survived; if one
+# did not, the script fails naming it.
+#
+# Prints, on stdout, the variables scripts/vm.sh takes to boot it:
+#   SKM_VMLINUZ=... SKM_KDIR=... SKM_MODDIR=...
+#
+# KASAN or KFENCE: generic KASAN (outline), see the figures in the closing
+# lines of this header. KCSAN cannot be built together with KASAN (KCSAN
+# depends on !KASAN): it would need a second kernel, not built here.
+#
+# Figures (2 vCPUs shared with other engineers' QEMU runs, so upper bounds):
+#   first build: see the "built in" line this script prints, recorded in
+#   the commit that added it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+frag=$SKM_ROOT/scripts/debug-kernel.config
+src=$(skm_ksrc)
+ver=$(basename "$src"); ver=${ver#src-}
+top=$SKM_CACHE/debug-$ver
+build=$top/build
+mod=$top/mod
+stamp=$top/.skmemcg-built
+mkdir -p "$build"
+# A build stamp: the fragment's hash.
+want=$(sha256sum < "$frag" | cut -d' ' -f1)
+
+kmake() {
+	make -C "$src" O="$build" ARCH=x86_64 "$@"
+}
+
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	[ ! -e "$src/.config" ] || skm_die "$src has a .config: the source tree must stay clean for O= builds"
+	t0=$(date +%s)
+	skm_log "debug kernel: configuring in $build"
+	rm -f "$stamp"
+	kmake -s tinyconfig > "$top/config.log" 2>&1 || { cat "$top/config.log" >&2; skm_die "tinyconfig"; }
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$frag" >> "$top/config.log" 2>&1 ||
+		{ cat "$top/config.log" >&2; skm_die "merge_config"; }
+	kmake -s olddefconfig >> "$top/config.log" 2>&1 || { cat "$top/config.log" >&2; skm_die "olddefconfig"; }
+	lost=0
+	while read -r line; do
+		case $line in
+		CONFIG_*=*|"# CONFIG_"*" is not set") ;;
+		*) continue ;;
+		esac
+		if ! grep -qxF -- "$line" "$build/.config"; then
+			opt=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
+			echo "error: $line did not survive olddefconfig; .config has: $(grep -E "(^|# )$opt[= ]" "$build/.config" || echo nothing)" >&2
+			lost=1
+		fi
+	done < "$frag"
+	[ "$lost" -eq 0 ] || skm_die "debug kernel config: options of $frag missing (above)"
+
+	skm_log "debug kernel: building (make -j$(nproc), log $top/build.log)"
+	kmake -j"$(nproc)" bzImage modules > "$top/build.log" 2>&1 ||
+		{ tail -n 40 "$top/build.log" >&2; skm_die "debug kernel build failed (log: $top/build.log)"; }
+	rm -rf "$mod"
+	kmake -s INSTALL_MOD_PATH="$mod" modules_install >> "$top/build.log" 2>&1 ||
+		{ tail -n 20 "$top/build.log" >&2; skm_die "modules_install"; }
+	echo "$want" > "$stamp"
+	skm_log "debug kernel: built in $(( $(date +%s) - t0 ))s"
+fi
+
+rel=$(cat "$build/include/config/kernel.release")
+[ -f "$mod/lib/modules/$rel/modules.dep" ] || skm_die "$mod/lib/modules/$rel/modules.dep missing"
+echo "SKM_VMLINUZ=$build/arch/x86/boot/bzImage"
+echo "SKM_KDIR=$build"
+echo "SKM_MODDIR=$mod/lib/modules/$rel"
