@@ -16,7 +16,7 @@
 #   scripts/check-debug.sh [stage...]   stages: main numa bench reclaim
 #                                       (default: all, in that order)
 #   SKM_DEBUG_SLOW=N                    per-case timeouts N times
-#                                       scripts/test.sh's (default 4)
+#                                       scripts/test.sh's (default 10)
 #
 # Prints each stage's wall time (and the kernel build's) and ends with
 # "N passed, N failed", each VM case and each boot-wide check counting as one
@@ -25,7 +25,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 stages=${*:-main numa bench reclaim}
-slow=${SKM_DEBUG_SLOW:-4}
+slow=${SKM_DEBUG_SLOW:-10}
 passed=0
 failed=0
 timings=()
@@ -34,7 +34,11 @@ t_all=$(date +%s)
 t0=$(date +%s)
 vars=$("$SKM_ROOT/scripts/debug-kernel.sh") || skm_die "debug kernel build failed"
 timings+=("debug-kernel $(( $(date +%s) - t0 ))s")
-export $(echo "$vars" | grep -E '^SKM_(VMLINUZ|KDIR|MODDIR)=')
+for v in SKM_VMLINUZ SKM_KDIR SKM_MODDIR; do
+	val=$(echo "$vars" | sed -n "s/^$v=//p")
+	[ -n "$val" ] || skm_die "scripts/debug-kernel.sh did not print $v"
+	export "$v=$val"
+done
 kver=$(cat "$SKM_KDIR/include/config/kernel.release")
 
 # counted NAME COMMAND...: as in scripts/test.sh.

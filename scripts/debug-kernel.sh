@@ -57,7 +57,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		esac
 		if ! grep -qxF -- "$line" "$build/.config"; then
 			opt=$(echo "$line" | grep -oE 'CONFIG_[A-Za-z0-9_]+')
-			echo "error: $line did not survive olddefconfig; .config has: $(grep -E "(^|# )$opt[= ]" "$build/.config" || echo nothing)" >&2
+			echo "error: $line did not survive olddefconfig; .config has: $(grep -E "(^|# )${opt}[= ]" "$build/.config" || echo nothing)" >&2
 			lost=1
 		fi
 	done < "$frag"
