@@ -7,6 +7,9 @@
 # make test            everything the README's test command runs
 # make demo            the README's demo in the VM
 # make bench           benchmarks in the VM (scripts/bench.sh)
+# make check-debug     the VM suite on a debug kernel (lockdep, KASAN, UBSAN,
+#                      kmemleak...) built from linux-source-6.1 and cached
+#                      outside the clone (scripts/check-debug.sh)
 #
 # KDIR defaults to the running kernel's build tree, else the newest installed
 # Debian linux-headers-*-amd64.
@@ -37,4 +40,7 @@ demo:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules clean checkpatch kunit test demo bench
+check-debug:
+	scripts/check-debug.sh
+
+.PHONY: all modules clean checkpatch kunit test demo bench check-debug

@@ -52,8 +52,8 @@ skm_ksrc() {
 	echo "$dir"
 }
 
-# skm_guest_cases main|pcpu|reclaim|bench|lockdown|reload: guest test cases,
-# comma-separated.
+# skm_guest_cases main|pcpu|reclaim|bench|lockdown|reload|debug: guest test
+# cases, comma-separated.
 # "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA
 # guest; "reclaim" the reclaim-policy cases (reclaim_*.sh), long, in a boot
 # of their own; "bench" the overhead benchmark (bench_*.sh), which wants
@@ -62,10 +62,12 @@ skm_ksrc() {
 # reboot and refuses unsigned modules from then on: a boot of their own.
 # "reload" (reload_*.sh) load and unload the module over and over under
 # traffic: a boot of their own, under single-threaded TCG (scripts/test.sh).
+# "debug" the debug kernel's checks (debug_*.sh), which
+# scripts/check-debug.sh places first and last in its boots.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

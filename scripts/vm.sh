@@ -32,6 +32,14 @@
 # kept in out/vm-KVER/console.log; each failed case's output and guest dmesg
 # are also in out/vm-KVER/CASE.log.
 #
+# A kernel other than an installed Debian one (scripts/debug-kernel.sh prints
+# these for the debug kernel): SKM_VMLINUZ, the image to boot; SKM_KDIR, its
+# build tree, which the module builds against; SKM_MODDIR, its modules
+# directory, laid out as <root>/lib/modules/<release> with modules.dep (from
+# "make modules_install INSTALL_MOD_PATH=<root>"). KVER then defaults to the
+# release SKM_KDIR names. Unset, vm.sh boots /boot/vmlinuz-KVER with
+# /lib/modules/KVER/build and /lib/modules/KVER.
+#
 # -q leaves out the guest notes of passing cases; a failed case still shows
 # its own lines (not its dmesg).
 #
@@ -64,10 +72,18 @@ while getopts "k:t:T:c:n:m:a:e:w:q" opt; do
 	*) skm_die "usage: see the header of $0" ;;
 	esac
 done
+if [ -z "$kver" ] && [ -n "${SKM_KDIR:-}" ]; then
+	kver=$(cat "$SKM_KDIR/include/config/kernel.release") ||
+		skm_die "$SKM_KDIR is not a configured kernel build tree"
+fi
 [ -n "$kver" ] || kver=$(skm_kver_61)
 [ -n "$kver" ] || skm_die "no Debian kernel installed: run scripts/setup.sh"
-vmlinuz=/boot/vmlinuz-$kver
-kdir=/lib/modules/$kver/build
+vmlinuz=${SKM_VMLINUZ:-/boot/vmlinuz-$kver}
+kdir=${SKM_KDIR:-/lib/modules/$kver/build}
+moddir=${SKM_MODDIR:-/lib/modules/$kver}
+[ "$moddir" != "${moddir%/lib/modules/$kver}" ] ||
+	skm_die "SKM_MODDIR=$moddir: want <root>/lib/modules/$kver"
+modroot=${moddir%/lib/modules/$kver}
 [ -r "$vmlinuz" ] || skm_die "$vmlinuz not found"
 [ -d "$kdir" ] || skm_die "$kdir not found: install linux-headers-$kver"
 [ -n "$cases" ] || cases=$(skm_guest_cases main)
@@ -120,9 +136,10 @@ for ko in "$testmods"/*.ko; do
 done
 # Kernel modules the cases need, with their dependencies, uncompressed.
 for m in ${SKM_GUEST_MODULES:-brd ext4 crc32c_generic}; do
-	modprobe -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }' |
+	modprobe ${modroot:+-d "$modroot"} -S "$kver" --show-depends "$m" |
+	awk '$1 == "insmod" { print $2 }' |
 	while read -r ko; do
-		rel=${ko#/lib/modules/$kver/}
+		rel=${ko#"$moddir"/}
 		mkdir -p "$root/lib/modules/$kver/$(dirname "$rel")"
 		case $ko in
 		*.xz) xz -dc "$ko" > "$root/lib/modules/$kver/${rel%.xz}" ;;
@@ -141,7 +158,7 @@ for b in ${SKM_GUEST_BINS:-}; do
 		cp -L "$lib" "$root$lib"
 	done
 done
-cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
+cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
 
@@ -217,7 +234,12 @@ else
 	report guest-completed FAIL "(no DONE marker; see $log)"
 fi
 # (Not "Call Trace:" alone: OOM-killer reports, which cases provoke, have one.)
-bad=$(grep -E 'BUG:|WARNING:|Oops|soft lockup|hard LOCKUP|Kernel panic|rcu_.*detected stall|general protection fault|blocked for more than|sleeping function called' "$log" | head -n 5 || true)
+# The debug kernel's reports: KASAN and KCSAN say "BUG:", lockdep's and
+# DEBUG_OBJECTS' (ODEBUG) and RCU's "WARNING:", UBSAN only "UBSAN:"; the rest
+# are named too in case a kernel words them otherwise. kmemleak's leak
+# reports are the debug_kmemleak case's to judge (it ignores those of boot);
+# here only kmemleak turning itself off counts.
+bad=$(grep -E 'BUG:|WARNING:|Oops|soft lockup|hard LOCKUP|Kernel panic|rcu_.*detected stall|general protection fault|blocked for more than|sleeping function called|UBSAN:|KASAN|KCSAN|ODEBUG:|possible circular locking|inconsistent lock state|suspicious RCU usage|list_(add|del) corruption|kmemleak: .*(disabled|[Ee]rror|[Cc]annot|pool empty)' "$log" | head -n 5 || true)
 if [ -z "$bad" ]; then
 	report kernel-log-clean PASS ""
 else
@@ -226,7 +248,9 @@ else
 fi
 taint=$(sed -n 's/^@@SKM TAINT //p' "$log")
 # Allowed: O (out-of-tree, bit 12), E (unsigned, bit 13) and K (livepatched,
-# bit 15: the coexistence case loads a test livepatch).
+# bit 15: a coexistence case loads a livepatch). Nothing more on the debug
+# kernel: lockdep and UBSAN do not taint, a KASAN report taints B (bit 5) and
+# a WARN W (bit 9), and both are failures already.
 if [ -n "$taint" ] && [ $((taint & ~(4096 | 8192 | 32768))) -eq 0 ]; then
 	report taint PASS "($taint)"
 else

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-debug: the VM suite on the debug kernel (scripts/debug-kernel.sh:
+# lockdep, atomic-sleep checks, KASAN, UBSAN, DEBUG_LIST, DEBUG_OBJECTS,
+# kmemleak, lockup detectors). Builds that kernel on first use (cached in
+# $SKM_CACHE/debug-<version>), then boots it as scripts/test.sh boots a stock
+# kernel: the main cases, the per-CPU reserve cases in a 4-vCPU, 2-node NUMA
+# guest, the benchmark's smoke run, and the reclaim cases in a boot of their
+# own, the lockdown case, and reload_cycles (SKM_CYCLES load/unload cycles,
+# default 100) under single-threaded TCG. Every boot but lockdown's starts
+# with debug_kmemleak_clear and ends with debug_kmemleak (no object left
+# unreferenced since boot, with skmemcg unloaded).
+# A lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a WARN or a sleep in
+# atomic context fails the boot's kernel-log-clean check (scripts/vm.sh).
+#
+#   scripts/check-debug.sh [stage...]   stages: main numa bench reclaim
+#                                       lockdown reload (default: all, in
+#                                       that order)
+#   SKM_CYCLES=N                        reload_cycles' load/unload cycles
+#                                       (default 100)
+#   SKM_DEBUG_SLOW=N                    per-case timeouts N times
+#                                       scripts/test.sh's (default 10)
+#
+# Prints each stage's wall time (and the kernel build's) and ends with
+# "N passed, N failed", each VM case and each boot-wide check counting as one
+# test. Exit 0 only if none failed. Not part of scripts/test.sh (CI budget).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+stages=${*:-main numa bench reclaim lockdown reload}
+cycles=${SKM_CYCLES:-100}
+slow=${SKM_DEBUG_SLOW:-10}
+passed=0
+failed=0
+timings=()
+t_all=$(date +%s)
+
+t0=$(date +%s)
+vars=$("$SKM_ROOT/scripts/debug-kernel.sh") || skm_die "debug kernel build failed"
+timings+=("debug-kernel $(( $(date +%s) - t0 ))s")
+for v in SKM_VMLINUZ SKM_KDIR SKM_MODDIR; do
+	val=$(echo "$vars" | sed -n "s/^$v=//p")
+	[ -n "$val" ] || skm_die "scripts/debug-kernel.sh did not print $v"
+	export "$v=$val"
+done
+kver=$(cat "$SKM_KDIR/include/config/kernel.release")
+
+# counted NAME COMMAND...: as in scripts/test.sh.
+counted() {
+	local name=$1 t0 last p f
+	shift
+	t0=$(date +%s)
+	"$@" 2>&1 | tee "$SKM_OUT/$name.log"
+	timings+=("$name $(( $(date +%s) - t0 ))s")
+	last=$(grep -E '[0-9]+ passed, [0-9]+ failed$' "$SKM_OUT/$name.log" | tail -n 1)
+	p=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	if [ -z "$p" ]; then
+		p=0 f=1
+		echo "$name: no result line"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+# around GROUP: the group's cases between the two kmemleak cases.
+around() {
+	echo "debug_kmemleak_clear,$(skm_guest_cases "$1"),debug_kmemleak"
+}
+
+vm=$SKM_ROOT/scripts/vm.sh
+for s in $stages; do
+	case $s in
+	main)
+		counted debug-vm "$vm" -q -w debug -T $((300 * slow)) \
+			-e "SKM_CYCLES=100" -t "$(around main)" ;;
+	numa)
+		counted debug-vm-numa "$vm" -q -w debug-numa2 -T $((300 * slow)) \
+			-c 4 -n 2 -e "SKM_CYCLES=100" -t "$(around pcpu)" ;;
+	bench)
+		# scripts/bench.sh -q's guest run (its report is not wanted here).
+		counted debug-bench-smoke env SKM_GUEST_BINS=iperf3 "$vm" -q \
+			-w debug-bench-smoke -c "$(nproc)" -m 1024 -T $((2400 * slow)) \
+			-e "SKM_CYCLES=100 BENCH_REPEATS=1 BENCH_THREADS=1 BENCH_SECS=1 BENCH_RR_N=500" \
+			-t "$(around bench)" ;;
+	reclaim)
+		counted debug-vm-reclaim "$vm" -q -w debug-reclaim -T $((1500 * slow)) \
+			-e "SKM_CYCLES=100" -t "$(around reclaim)" ;;
+	lockdown)
+		# (debugfs, kmemleak's file included, is closed under lockdown)
+		counted debug-vm-lockdown "$vm" -q -w debug-lockdown -T $((300 * slow)) \
+			-t "$(skm_guest_cases lockdown)" ;;
+	reload)
+		# single-threaded TCG, as in scripts/test.sh
+		counted debug-vm-reload env SKM_TCG_THREAD=single "$vm" -q -w debug-reload \
+			-T $((600 * slow * cycles / 10)) -e "SKM_CYCLES=$cycles" -t "$(around reload)" ;;
+	*) skm_die "unknown stage $s (main numa bench reclaim lockdown reload)" ;;
+	esac
+done
+
+echo
+echo "debug kernel $kver: $SKM_VMLINUZ"
+echo "wall time per stage:"
+printf '  %s\n' "${timings[@]}" "total $(( $(date +%s) - t_all ))s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
