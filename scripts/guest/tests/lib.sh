@@ -65,3 +65,15 @@ cgroup_stop() {
 		sleep 0.1
 	done
 }
+
+# flush_stocks: the kernel caches a memcg's uncharged pages per CPU, with a
+# reference to it, until that CPU charges another memcg; an idle guest would
+# keep a removed memcg (a zombie) forever. Charge from a scratch cgroup on
+# every CPU (in_cgroup is in lib_burst.sh).
+flush_stocks() {
+	mkdir -p /sys/fs/cgroup/skm_flush
+	for _cpu in $(seq 0 $(($(grep -c ^processor /proc/cpuinfo) - 1))); do
+		in_cgroup /sys/fs/cgroup/skm_flush taskset -c "$_cpu" skm-hog -r 1 -w 1 -t 1 > /dev/null
+	done
+	rmdir /sys/fs/cgroup/skm_flush
+}

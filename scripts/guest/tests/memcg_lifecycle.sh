@@ -40,15 +40,6 @@ pump() {
 		sleep 0.1
 	done
 }
-# flush_stocks: the kernel caches a memcg's uncharged pages per CPU, with a
-# reference to it, until that CPU charges another memcg; an idle guest would
-# keep a zombie forever. Charge from a scratch cgroup on every CPU.
-flush_stocks() {
-	mkdir -p $CG/lc_flush
-	for cpu in $(seq 0 $((ncpu - 1))); do
-		in_cgroup $CG/lc_flush taskset -c "$cpu" skm-hog -r 1 -w 1 -t 1 > /dev/null
-	done
-}
 # zombify CG PID: move the holder out, remove the cgroup
 zombify() {
 	echo "$2" > $CG/cgroup.procs
@@ -126,7 +117,7 @@ pump $p5 e
 kill $p4 $p5
 wait $p4 $p5
 rm -f /tmp/hold.lc_d /tmp/hold.e
-rmdir $CG/lc_ex $CG/lc_flush || fail "rmdir lc_ex lc_flush"
+rmdir $CG/lc_ex || fail "rmdir lc_ex"
 n=0
 while [ $(( $(sock_mem) - base )) -gt $((256 * ncpu)) ]; do
 	n=$((n + 1))

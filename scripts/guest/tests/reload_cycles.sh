@@ -10,6 +10,11 @@
 # reserve), every cgroup's memory.stat sock at 0. (The kernel log is checked
 # for oopses and warnings by vm.sh; kmemleak, on the debug kernel, by the
 # debug_kmemleak case.)
+#
+# SKM_RCU_WATCH=N (off by default) notes every N seconds the state and CPU
+# time of the RCU grace-period kthread, CPU pressure and the load average:
+# for an unload that waits long in synchronize_rcu() (seen on the debug
+# kernel).
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -30,6 +35,10 @@ sock_mem() { # TCP|UDP
 	awk -v p="$1:" '$1 == p { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat
 }
 memcg_sock() { awk '$1 == "sock" { print $2 }' "$1/memory.stat"; }
+# Seconds since boot, to 10 ms.
+now() { cut -d' ' -f1 /proc/uptime; }
+# secs_since T0: seconds from T0 to now, to 10 ms
+secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # A random value for KNOB that it takes.
 value_for() {
@@ -57,6 +66,14 @@ tcp0=$(sock_mem TCP)
 udp0=$(sock_mem UDP)
 note "baseline: TCP mem $tcp0, UDP mem $udp0 pages"
 
+# One load and unload with no traffic, to compare the unloads under it with.
+t=$(now)
+modprobe skmemcg || fail "idle modprobe skmemcg"
+t_load=$(secs_since "$t")
+t=$(now)
+rmmod skmemcg || fail "idle rmmod skmemcg"
+note "idle: modprobe ${t_load}s, rmmod $(secs_since "$t")s"
+
 # The background: each loop in a cgroup of its own, stopped by cgroup.kill.
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
 	mkdir "$CG/$c" || fail "mkdir $CG/$c"
@@ -77,6 +94,17 @@ in_cgroup "$CG/cyc_acc" sh -c 'while :; do skm-accept -t 3 -c 4; done' > /dev/nu
 	rmdir "$d" 2> /dev/null
 done ) &
 churn=$!
+watch=
+if [ "${SKM_RCU_WATCH:-0}" -gt 0 ]; then
+	( gp=$(for d in /proc/[0-9]*; do
+		case $(cat "$d/comm" 2> /dev/null) in rcu_sched|rcu_preempt) echo "${d#/proc/}";; esac
+	done | head -n 1)
+	while sleep "$SKM_RCU_WATCH"; do
+		# fields 3, 14, 15: state, utime, stime (in clock ticks)
+		note "watch: $(cut -d' ' -f2,3,14,15 "/proc/$gp/stat") cpu $(head -n 1 /proc/pressure/cpu) load $(cut -d' ' -f1-4 /proc/loadavg)"
+	done ) &
+	watch=$!
+fi
 sleep 2
 
 cycle=0
@@ -100,14 +128,19 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 	done
 	refs=$(cat /sys/module/skmemcg/refcnt)
 	expect_eq "cycle $cycle: module references before rmmod" "$refs" 0
+	# (said before the unload, so that a hung rmmod leaves its cycle's story)
+	note "cycle $cycle: loaded with$params; changed$changes"
+	t=$(now)
 	rmmod skmemcg || fail "cycle $cycle: rmmod (refcnt $(cat /sys/module/skmemcg/refcnt))"
 	[ -d /sys/module/skmemcg ] && fail "cycle $cycle: /sys/module/skmemcg still there after rmmod"
-	note "cycle $cycle: loaded with$params; changed$changes; unloaded"
+	t_unload=$(secs_since "$t")
+	note "cycle $cycle: unloaded in ${t_unload}s"
+	unload_max=$(awk -v a="$t_unload" -v m="${unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
 	sleep "0.$(rnd 10)"
 done
 
-kill $churn
-wait $churn 2> /dev/null
+kill $churn $watch
+wait $churn $watch 2> /dev/null
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
 	cgroup_stop "$CG/$c"
 done
@@ -126,12 +159,20 @@ while :; do
 	[ $n -lt 200 ] || fail "memory_allocated not back to baseline: TCP $tcp0 -> $tcp, UDP $udp0 -> $udp pages (slack $slack)"
 	sleep 0.1
 done
+note "slowest rmmod under traffic: ${unload_max}s"
 note "after $SKM_CYCLES cycles: TCP mem $tcp0 -> $tcp, UDP mem $udp0 -> $udp pages (slack $slack)"
+# memory.stat is flushed from per-CPU deltas every 2 s by a deferrable
+# timer, or on a read once enough updates are pending: an idle guest can
+# show a stale "sock". flush_stocks' charges make the next read flush.
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
 	n=0
 	while [ "$(memcg_sock "$CG/$c")" != 0 ]; do
 		n=$((n + 1))
 		[ $n -lt 100 ] || fail "$c: memory.stat sock $(memcg_sock "$CG/$c") after all its sockets closed"
+		if [ $((n % 30)) -eq 29 ]; then
+			note "$c: memory.stat sock $(memcg_sock "$CG/$c") after $((n / 10)) s; charging elsewhere to flush the stats"
+			flush_stocks
+		fi
 		sleep 0.1
 	done
 	# (the churn loop may have been killed between its mkdir and rmdir)

@@ -47,10 +47,12 @@ expect_eq "state freed while the zombie memcg has sockets" "$(skm_stat memcgs_fr
 wait $burst
 # The outputs are tmpfs pages charged to the cgroup; they pin it too.
 rm -f /tmp/udp.out /tmp/burst.out
+flush_stocks
 i=0
 while [ "$(skm_stat memcgs_freed)" = "$freed0" ] && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
+	[ $((i % 50)) -eq 49 ] && flush_stocks
 done
 [ "$(skm_stat memcgs_freed)" -gt "$freed0" ] || fail "state not freed after the memcg went"
 note "memcgs tracked $(skm_stat memcgs_tracked), freed $(skm_stat memcgs_freed)"
