@@ -6,13 +6,16 @@ DBG=/sys/kernel/debug/skmemcg
 PAR=/sys/module/skmemcg/parameters
 TRACING=/sys/kernel/tracing
 
+# To stderr, which goes to the case's log too: a fail inside a function
+# whose output is redirected (reclaim_curves' "sweep > file") must not be
+# lost with it.
 fail() {
-	echo "FAIL: $*"
+	echo "FAIL: $*" >&2
 	exit 1
 }
 
 skip() {
-	echo "SKIP: $*"
+	echo "SKIP: $*" >&2
 	exit 77
 }
 
