@@ -3,6 +3,7 @@
 """Print a deb822 apt source for bookworm-backports that uses the same Debian
 mirror, key and components as the source this machine already has for
 bookworm (from /etc/apt/sources.list.d/*.sources or a sources.list line).
+With --mirror, print only that mirror's URI (for debootstrap).
 Never names a host of its own."""
 import glob, re, sys
 # Find the Debian mirror that serves "bookworm" in the existing apt sources.
@@ -33,6 +34,9 @@ for path in ['/etc/apt/sources.list'] + sorted(glob.glob('/etc/apt/sources.list.
 if not entries:
     sys.exit('no apt source serves bookworm; cannot add bookworm-backports')
 uri, signed_by, comps = entries[0]
+if sys.argv[1:] == ['--mirror']:
+    print(uri)
+    sys.exit(0)
 print('Types: deb')
 print('URIs: ' + uri)
 print('Suites: bookworm-backports')

@@ -27,42 +27,23 @@
 # test. Exit 0 only if none failed. Not part of scripts/test.sh (CI budget).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/stages.sh"
 
 stages=${*:-main numa bench reclaim lockdown reload}
 cycles=${SKM_CYCLES:-100}
 slow=${SKM_DEBUG_SLOW:-10}
-passed=0
-failed=0
-timings=()
 t_all=$(date +%s)
+skm_results_reset
 
 t0=$(date +%s)
 vars=$("$SKM_ROOT/scripts/debug-kernel.sh") || skm_die "debug kernel build failed"
-timings+=("debug-kernel $(( $(date +%s) - t0 ))s")
+skm_result debug-kernel 0 0 "$t0"
 for v in SKM_VMLINUZ SKM_KDIR SKM_MODDIR; do
 	val=$(echo "$vars" | sed -n "s/^$v=//p")
 	[ -n "$val" ] || skm_die "scripts/debug-kernel.sh did not print $v"
 	export "$v=$val"
 done
 kver=$(cat "$SKM_KDIR/include/config/kernel.release")
-
-# counted NAME COMMAND...: as in scripts/test.sh.
-counted() {
-	local name=$1 t0 last p f
-	shift
-	t0=$(date +%s)
-	"$@" 2>&1 | tee "$SKM_OUT/$name.log"
-	timings+=("$name $(( $(date +%s) - t0 ))s")
-	last=$(grep -E '[0-9]+ passed, [0-9]+ failed$' "$SKM_OUT/$name.log" | tail -n 1)
-	p=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-	f=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-	if [ -z "$p" ]; then
-		p=0 f=1
-		echo "$name: no result line"
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-}
 
 # around GROUP: the group's cases between the two kmemleak cases.
 around() {
@@ -92,8 +73,7 @@ for s in $stages; do
 		counted debug-vm-lockdown "$vm" -q -w debug-lockdown -T $((300 * slow)) \
 			-t "$(skm_guest_cases lockdown)" ;;
 	reload)
-		# single-threaded TCG, as in scripts/test.sh
-		counted debug-vm-reload env SKM_TCG_THREAD=single "$vm" -q -w debug-reload \
+		counted debug-vm-reload "$vm" -q -w debug-reload \
 			-T $((600 * slow * cycles / 10)) -e "SKM_CYCLES=$cycles" -t "$(around reload)" ;;
 	*) skm_die "unknown stage $s (main numa bench reclaim lockdown reload)" ;;
 	esac
@@ -101,7 +81,4 @@ done
 
 echo
 echo "debug kernel $kver: $SKM_VMLINUZ"
-echo "wall time per stage:"
-printf '  %s\n' "${timings[@]}" "total $(( $(date +%s) - t_all ))s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+skm_results_report "$t_all"

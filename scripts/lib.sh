@@ -16,16 +16,38 @@ skm_die() {
 	exit 1
 }
 
+# No host script dies silently: under set -e, a failing command names
+# itself, its status and where it was before the script exits. (set -E
+# carries the trap into functions and command substitutions; scripts that
+# run without -e, such as test.sh, handle their failures themselves.)
+skm_on_err() {
+	local rc=$? line=$1 cmd=$2
+	case $- in *e*) ;; *) return 0 ;; esac
+	printf 'error: %s: line %s: "%s" exited %s\n' \
+		"$(basename "$0")" "$line" "$cmd" "$rc" >&2
+}
+set -E
+trap 'skm_on_err "$LINENO" "$BASH_COMMAND"' ERR
+
+# skm_newest_kver GLOB: the release of the newest /boot/vmlinuz-* matching
+# GLOB, or nothing (status 0) when none does. Every "find X" helper here
+# prints nothing and succeeds when X is not there, so that callers under
+# set -e can test for an empty answer.
+skm_newest_kver() {
+	local f
+	for f in $1; do
+		if [ -e "$f" ]; then echo "${f#/boot/vmlinuz-}"; fi
+	done | sort -V | tail -n 1
+}
+
 # The Debian 6.1 kernel release installed for the VM, e.g. 6.1.0-57-amd64.
 skm_kver_61() {
-	ls /boot/vmlinuz-6.1.*-amd64 2>/dev/null | sed 's|/boot/vmlinuz-||' |
-		sort -V | tail -n 1
+	skm_newest_kver '/boot/vmlinuz-6.1.*-amd64'
 }
 
 # The newest installed Debian 6.12 backports kernel, e.g. 6.12.117+deb12-amd64.
 skm_kver_612() {
-	ls /boot/vmlinuz-6.12.*+deb12-amd64 2>/dev/null | sed 's|/boot/vmlinuz-||' |
-		sort -V | tail -n 1
+	skm_newest_kver '/boot/vmlinuz-6.12.*+deb12-amd64'
 }
 
 # Every kernel the tests run on: the newest of each supported family.
@@ -62,12 +84,14 @@ skm_ksrc() {
 # reboot and refuses unsigned modules from then on: a boot of their own.
 # "reload" (reload_*.sh) load and unload the module over and over under
 # traffic: a boot of their own, under single-threaded TCG (scripts/test.sh).
+# "testbed" checks the test bed itself (testbed_*.sh: can this QEMU mode
+# patch kernel text under load?), with skmemcg never loaded.
 # "debug" the debug kernel's checks (debug_*.sh), which
 # scripts/check-debug.sh places first and last in its boots.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

@@ -2,59 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The README's test command: install what is missing, then build, sparse,
-# checkpatch, DKMS (with module signing), KUnit in UML, and the VM cases on
-# every supported kernel (main, NUMA per-CPU reserve, reclaim curves,
-# lockdown, load/unload under traffic, benchmark smoke).
+# checkpatch, DKMS (with module signing), KUnit in UML, the fresh-machine
+# check (setup and build in a fresh Debian 12 root, scripts/fresh.sh), and
+# the VM cases on every supported kernel (main; the test bed's patching
+# check and the per-CPU reserve in a NUMA guest; reclaim curves; lockdown;
+# load/unload under traffic; benchmark smoke).
+# Every boot runs under single-threaded TCG (scripts/vm.sh), so a guest
+# uses one host CPU: the boots of different kernels run in parallel, one
+# chain per kernel, SKM_JOBS at a time (default: the host's CPU count). A
+# chain's output is printed when it ends, and kept in out/chain-KVER.log.
 # Prints each stage's wall time and ends with "N passed, N failed", counting
-# each KUnit case, each VM case, and each host stage (build, sparse,
-# checkpatch, dkms) as one test. Exit 0 only if none failed.
+# each KUnit case, each VM case, and each host stage (setup, build, sparse,
+# checkpatch, dkms, fresh) as one test. Exit 0 only if none failed.
 #
 #   scripts/test.sh            everything, on every supported kernel
 #   KVER=<release> ...         only that kernel (e.g. 6.12.117+deb12-amd64)
 #   SKM_SKIP_SETUP=1 ...       do not look for missing packages
+#   SKM_SKIP_FRESH=1 ...       leave out the fresh-machine check
+#   SKM_JOBS=N ...             kernels whose boots run at once
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-passed=0
-failed=0
-timings=()
-
-# stage NAME COMMAND...: run a host stage that counts as one test.
-stage() {
-	local name=$1 t0 rc
-	shift
-	t0=$(date +%s)
-	"$@" > "$SKM_OUT/$name.log" 2>&1
-	rc=$?
-	timings+=("$name $(( $(date +%s) - t0 ))s")
-	if [ $rc -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "$name: PASS"
-	else
-		failed=$((failed + 1))
-		echo "$name: FAIL (log: $SKM_OUT/$name.log)"
-		tail -n 30 "$SKM_OUT/$name.log" | sed 's/^/    /'
-	fi
-	return $rc
-}
-
-# counted NAME COMMAND...: run a stage whose last line is "...: N passed, N failed".
-counted() {
-	local name=$1 t0 last p f
-	shift
-	t0=$(date +%s)
-	"$@" 2>&1 | tee "$SKM_OUT/$name.log"
-	timings+=("$name $(( $(date +%s) - t0 ))s")
-	last=$(grep -E '[0-9]+ passed, [0-9]+ failed$' "$SKM_OUT/$name.log" | tail -n 1)
-	p=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-	f=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-	if [ -z "$p" ]; then
-		p=0 f=1
-		echo "$name: no result line"
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-}
+. "$(dirname "$0")/stages.sh"
 
 sparse_check() {
 	local kdir=$1 dir=$SKM_OUT/sparse
@@ -66,11 +35,35 @@ sparse_check() {
 	! grep -E '(warning|error):' "$dir/out.log"
 }
 
+# kernel_chain KVER [testbed]: every boot of one kernel, one after the
+# other. With "testbed", the NUMA boot first runs the test bed's own check
+# (testbed_patching: with skmemcg not loaded, can this QEMU mode patch
+# kernel text under load, 4 vCPUs on this host's CPUs?); it is about QEMU,
+# not the kernel, so one chain runs it (about 6 minutes).
+kernel_chain() {
+	local kver=$1 vm=$SKM_ROOT/scripts/vm.sh numa_cases
+	numa_cases=$(skm_guest_cases pcpu)
+	[ "${2:-}" != testbed ] || numa_cases=$(skm_guest_cases testbed),$numa_cases
+	counted "vm-$kver" "$vm" -k "$kver" -q
+	counted "vm-numa-$kver" "$vm" -k "$kver" -q -c 4 -n 2 -T 600 -t "$numa_cases"
+	counted "vm-reclaim-$kver" "$vm" -k "$kver" -q -w reclaim \
+		-T 1500 -t "$(skm_guest_cases reclaim)"
+	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
+		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
+	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
+	counted "vm-lockdown-$kver" "$vm" -k "$kver" -q -w lockdown \
+		-t "$(skm_guest_cases lockdown)"
+	counted "vm-reload-$kver" "$vm" -k "$kver" -q -w reload -T 600 \
+		-t "$(skm_guest_cases reload)"
+	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
+	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
+}
+
 t_all=$(date +%s)
+skm_results_reset
 if [ -z "${SKM_SKIP_SETUP:-}" ]; then
-	t0=$(date +%s)
-	"$SKM_ROOT/scripts/setup.sh" || skm_die "setup failed"
-	timings+=("setup $(( $(date +%s) - t0 ))s")
+	stage setup "$SKM_ROOT/scripts/setup.sh" ||
+		{ skm_results_report "$t_all"; exit 1; }
 fi
 
 kvers=${KVER:-$(skm_kvers)}
@@ -86,30 +79,26 @@ for kver in $kvers; do
 	stage "dkms-$kver" "$SKM_ROOT/scripts/dkms-test.sh" "$kver"
 done
 counted kunit "$SKM_ROOT/scripts/kunit.sh"
+[ -n "${SKM_SKIP_FRESH:-}" ] || stage fresh "$SKM_ROOT/scripts/fresh.sh"
+
+jobs_max=${SKM_JOBS:-$(nproc)}
+running=0
 for kver in $kvers; do
-	counted "vm-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q
-	counted "vm-numa-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -c 4 -n 2 \
-		-t "$(skm_guest_cases pcpu)"
-	counted "vm-reclaim-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w reclaim \
-		-T 1500 -t "$(skm_guest_cases reclaim)"
-	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
-		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
-	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
-	counted "vm-lockdown-$kver" "$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w lockdown \
-		-t "$(skm_guest_cases lockdown)"
-	# Load/unload cycles patch kernel text dozens of times a second while
-	# both vCPUs run it. Under multi-threaded TCG that crashed the guest
-	# at ftrace and jump-label sites (int3 oopses, a vCPU stuck on a
-	# patched NOP), also with skmemcg not loaded; single-threaded TCG runs
-	# one vCPU at a time, so patched code is never mid-execution elsewhere.
-	counted "vm-reload-$kver" env SKM_TCG_THREAD=single "$SKM_ROOT/scripts/vm.sh" \
-		-k "$kver" -q -w reload -T 600 -t "$(skm_guest_cases reload)"
-	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
-	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
+	if [ "$running" -ge "$jobs_max" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	skm_log "chain $kver: started (out/chain-$kver.log)"
+	testbed=
+	[ "$kver" != "$kver_first" ] || testbed=testbed
+	kernel_chain "$kver" $testbed > "$SKM_OUT/chain-$kver.log" 2>&1 &
+	running=$((running + 1))
+done
+wait
+for kver in $kvers; do
+	echo
+	echo "=== $kver"
+	cat "$SKM_OUT/chain-$kver.log"
 done
 
-echo
-echo "wall time per stage:"
-printf '  %s\n' "${timings[@]}" "total $(( $(date +%s) - t_all ))s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+skm_results_report "$t_all"

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fresh-machine check: the README's setup and a module build in a
+# minimal Debian 12 root where nothing was installed by hand, so that a
+# missing install step, or a setup that dies on a machine without the 6.12
+# kernel yet, fails here and not on a user's machine.
+#
+# The root is made with "debootstrap --variant=minbase bookworm" from the
+# Debian mirror this machine's apt sources use; the result is kept as a
+# tarball in $SKM_CACHE/fresh/ (made once, then unpacked each run). The
+# host's Debian apt sources for bookworm (bookworm-security serves the
+# kernel) are copied in, and the host's /var/cache/apt/archives is bound in,
+# so that packages are downloaded once for the host and the root alike.
+# The tracked files of this tree, as they are in the working tree, are
+# copied to /root/skmemcg in the root, where scripts/setup.sh runs (as root,
+# without sudo), then "make" against every supported kernel setup installed.
+# The root lives under /var/tmp and is removed afterwards.
+#
+#   scripts/fresh.sh        needs root (chroot, mounts)
+#   SKM_FRESH_KEEP=1 ...    keep the root (its path is printed)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skm_die "fresh.sh needs root (debootstrap, chroot, mounts)"
+command -v debootstrap > /dev/null || skm_die "debootstrap not installed: run scripts/setup.sh"
+
+tarball=$SKM_CACHE/fresh/bookworm-minbase.tar.gz
+root=$(mktemp -d /var/tmp/skmemcg-fresh.XXXXXX)
+mounts=()
+
+cleanup() {
+	local i
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount -l "${mounts[i]}" 2>/dev/null || true
+	done
+	if [ -n "${SKM_FRESH_KEEP:-}" ]; then
+		skm_log "fresh: root kept in $root"
+	elif findmnt -rno TARGET | grep -q "^$root"; then
+		skm_log "fresh: $root still has mounts; not removing it"
+	else
+		rm -rf --one-file-system "$root"
+	fi
+}
+trap cleanup EXIT
+
+# bind SRC DIR-IN-ROOT
+bind() {
+	mkdir -p "$root$2"
+	mount --bind "$1" "$root$2"
+	mounts+=("$root$2")
+}
+
+if [ ! -s "$tarball" ]; then
+	mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
+	skm_log "fresh: debootstrap --variant=minbase bookworm from $mirror (once; cached in $tarball)"
+	mkdir -p "$(dirname "$tarball")"
+	debootstrap --variant=minbase bookworm "$root" "$mirror" > "$SKM_OUT/fresh-debootstrap.log" 2>&1 ||
+		{ tail -n 20 "$SKM_OUT/fresh-debootstrap.log"; skm_die "debootstrap failed"; }
+	rm -f "$root"/var/cache/apt/archives/*.deb
+	tar -C "$root" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
+else
+	skm_log "fresh: unpacking $tarball into $root"
+	tar -C "$root" -xzf "$tarball"
+fi
+
+# The host's Debian sources for bookworm, in place of debootstrap's.
+rm -f "$root/etc/apt/sources.list"
+n=0
+for f in /etc/apt/sources.list.d/*.sources; do
+	[ -e "$f" ] || continue
+	case $(basename "$f") in skmemcg-*) continue ;; esac
+	if grep -qE '^Suites:.*\<bookworm\>' "$f"; then
+		cp "$f" "$root/etc/apt/sources.list.d/"
+		n=$((n + 1))
+	fi
+done
+if grep -qsE '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list; then
+	grep -E '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list > "$root/etc/apt/sources.list"
+	n=$((n + 1))
+fi
+[ "$n" -gt 0 ] || skm_die "no apt source for bookworm on this host to copy into the root"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+
+mount -t proc proc "$root/proc"
+mounts+=("$root/proc")
+bind /dev /dev
+bind /var/cache/apt/archives /var/cache/apt/archives
+
+mkdir -p "$root/root/skmemcg"
+(cd "$SKM_ROOT" && git ls-files -z | xargs -0 cp --parents -t "$root/root/skmemcg")
+
+skm_log "fresh: scripts/setup.sh in the root"
+t0=$(date +%s)
+chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	bash -c 'cd /root/skmemcg && scripts/setup.sh' ||
+	skm_die "scripts/setup.sh failed in a fresh Debian 12 root"
+skm_log "fresh: setup took $(( $(date +%s) - t0 ))s"
+
+# make against each supported kernel setup installed (skm_kvers, in the root).
+t0=$(date +%s)
+chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	bash -c 'set -euo pipefail
+		cd /root/skmemcg && . scripts/lib.sh
+		kvers=$(skm_kvers)
+		[ -n "$kvers" ] || skm_die "setup installed no supported kernel"
+		for k in $kvers; do
+			make -s clean KDIR=/lib/modules/$k/build
+			make -s KDIR=/lib/modules/$k/build
+			v=$(modinfo -F vermagic skmemcg.ko)
+			case $v in "$k "*) ;; *) skm_die "skmemcg.ko for $k has vermagic $v" ;; esac
+			echo "fresh: built skmemcg.ko for $k"
+		done' ||
+	skm_die "module build failed in a fresh Debian 12 root"
+skm_log "fresh: builds took $(( $(date +%s) - t0 ))s"
+echo "fresh: setup and build pass in a fresh Debian 12 root"
