@@ -311,13 +311,17 @@ MODULE_PARM_DESC(psi_full_pct,
 
 /* headroom source: the share of memory.max kept for the workload's own
  * allocations; a socket charge reaching into it is critical, one reaching
- * within twice it (or past memory.high) is medium.
+ * within twice it (or past memory.high) is medium. RX fills up to the
+ * reserve, so it must hold the workload's largest transient allocation plus
+ * the memcg's per-CPU charge batches: 5% did not, for a workload mapping
+ * 4 MiB at a time under a 96 MiB memory.max (throttle_oom: one kill in three
+ * runs), hence 10.
  */
-unsigned int skm_headroom_pct __read_mostly = 5;
+unsigned int skm_headroom_pct __read_mostly = 10;
 static struct skm_uint_knob skm_headroom_pct_knob = { &skm_headroom_pct, 0, 50 };
 module_param_cb(headroom_pct, &skm_uint_ops, &skm_headroom_pct_knob, 0644);
 MODULE_PARM_DESC(headroom_pct,
-		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 5)");
+		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 10)");
 
 /*
  * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the

@@ -53,7 +53,7 @@ knob pressure_source vmpressure,psi,events,headroom psi,events none
 knob pressure_hold_ms 1000 250 0
 knob psi_some_pct 10 20 101
 knob psi_full_pct 5 7 101
-knob headroom_pct 5 10 51
+knob headroom_pct 10 20 51
 knob exclusive N Y 2
 knob exclusive_backstop_pct 200 300 10001
 knob pcpu_rsv off 100 1048577
