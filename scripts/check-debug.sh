@@ -8,7 +8,7 @@
 # kernel: the main cases, the per-CPU reserve cases in a 4-vCPU, 2-node NUMA
 # guest, the benchmark's smoke run, and the reclaim cases in a boot of their
 # own, the lockdown case, and reload_cycles (SKM_CYCLES load/unload cycles,
-# default 100) under single-threaded TCG. Every boot but lockdown's starts
+# default 100), all under single-threaded TCG. Every boot but lockdown's starts
 # with debug_kmemleak_clear and ends with debug_kmemleak (no object left
 # unreferenced since boot, with skmemcg unloaded).
 # A lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a WARN or a sleep in

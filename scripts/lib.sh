@@ -83,7 +83,7 @@ skm_ksrc() {
 # "lockdown" (lockdown_*.sh) raise the kernel's lockdown, which lasts until
 # reboot and refuses unsigned modules from then on: a boot of their own.
 # "reload" (reload_*.sh) load and unload the module over and over under
-# traffic: a boot of their own, under single-threaded TCG (scripts/test.sh).
+# traffic: a boot of their own.
 # "testbed" checks the test bed itself (testbed_*.sh: can this QEMU mode
 # patch kernel text under load?), with skmemcg never loaded.
 # "debug" the debug kernel's checks (debug_*.sh), which
