@@ -43,6 +43,7 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
+trap 'exit 143' INT TERM	# so that EXIT runs cleanup: no mount left behind
 
 # bind SRC DIR-IN-ROOT
 bind() {

@@ -15,7 +15,7 @@
 # cliff jumps: at some step just below W (60, 42 or 28 MiB) it scans A at
 # least 20 points harder than seed and than linear; seed and linear ramp
 # (14 MiB at least 20 points above 60 MiB) and keep more of A than cliff
-# (usage at 42 and 28 summed at least 10 MiB above cliff's). Needs cliff,
+# (usage at 42 at least 5 MiB above cliff's). Needs cliff,
 # seed and linear in RECLAIM_POLICIES.
 # Each measurement prints an "RC" line, which scripts/reclaim-plot.sh turns
 # into a PNG.
@@ -198,7 +198,7 @@ for lru in $LRUS; do
 	for pol in $POLICIES; do
 		[ "$(pct $lru $pol 72)" -le 10 ] || fail "$lru $pol: $(pct $lru $pol 72)% at low > W"
 	done
-	cliff_use=$(( $(use $lru cliff 42) + $(use $lru cliff 28) ))
+	cliff_use=$(use $lru cliff 42)
 	for pol in seed linear; do
 		[ "$(pct $lru $pol 14)" -ge $(( $(pct $lru $pol 60) + 20 )) ] ||
 			fail "$lru $pol: no ramp ($(pct $lru $pol 60)% at 60, $(pct $lru $pol 14)% at 14)"
@@ -209,10 +209,12 @@ for lru in $LRUS; do
 		done
 		[ $jump -eq 1 ] ||
 			fail "$lru: cliff never scans 20 points above $pol at low 60, 42 or 28"
-		# usage at low = 42 and 28 together: proportional keeps more
-		u=$(( $(use $lru $pol 42) + $(use $lru $pol 28) ))
-		[ "$u" -ge $(( cliff_use + 10 )) ] ||
-			fail "$lru $pol: usage $u MiB at low 42 + 28, cliff $cliff_use"
+		# usage at low = 42, just below A's ~60 MiB: proportional keeps
+		# more (seed scans (60 - 42) / 42 = 0.43 of what cliff scans;
+		# at 28, 0.71, too close to cliff's 1 to tell in one window)
+		u=$(use $lru $pol 42)
+		[ "$u" -ge $(( cliff_use + 5 )) ] ||
+			fail "$lru $pol: usage $u MiB at low 42, cliff $cliff_use"
 	done
 done
 umount /mnt/rc
