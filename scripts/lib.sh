@@ -36,7 +36,7 @@ trap 'skm_on_err "$LINENO" "$BASH_COMMAND"' ERR
 skm_newest_kver() {
 	local f
 	for f in $1; do
-		if [ -e "$f" ]; then echo "${f#/boot/vmlinuz-}"; fi
+		if [ -e "$f" ]; then echo "${f##*/vmlinuz-}"; fi
 	done | sort -V | tail -n 1
 }
 
@@ -50,10 +50,35 @@ skm_kver_612() {
 	skm_newest_kver '/boot/vmlinuz-6.12.*+deb12-amd64'
 }
 
+# The Debian 13 root that builds for Debian 13's kernels (scripts/deb13.sh).
+skm_deb13_root() {
+	echo "$SKM_CACHE/deb13"
+}
+
+# The newest 7.x kernel of trixie-backports in that root, e.g.
+# 7.3.4+deb13-amd64 (booted from the root's /boot).
+skm_kver_7() {
+	skm_newest_kver "$(skm_deb13_root)/boot/vmlinuz-7.*+deb13-amd64"
+}
+
+# Debian 13's own 6.12 headers in that root (a build target, not booted).
+skm_kver_612_deb13() {
+	local d
+	for d in "$(skm_deb13_root)"/usr/src/linux-headers-6.12.*+deb13-amd64; do
+		if [ -d "$d" ]; then echo "${d##*/linux-headers-}"; fi
+	done | sort -V | tail -n 1
+}
+
+# skm_in_deb13 KVER: is KVER a kernel of the Debian 13 root (built there)?
+skm_in_deb13() {
+	case $1 in *+deb13-*) return 0 ;; *) return 1 ;; esac
+}
+
 # Every kernel the tests run on: the newest of each supported family.
 skm_kvers() {
 	skm_kver_61
 	skm_kver_612
+	skm_kver_7
 }
 
 # skm_ksrc: print the extracted Debian linux-source-6.1 tree, extracting it
