@@ -221,6 +221,7 @@ void skm_excl_bind(struct sock *sk)
 	bool dflt = READ_ONCE(skm_exclusive), listed;
 
 	if (!memcg || !sk->sk_prot->memory_allocated ||
+	    skm_sk_bypasses_prot_mem(sk) ||
 	    (!dflt && !atomic_read(&skm_excl_nr_cgs)))
 		return;
 	rcu_read_lock();
@@ -232,15 +233,18 @@ void skm_excl_bind(struct sock *sk)
 }
 
 /**
- * skm_excl_accept() - a child socket takes its listener's decision
+ * skm_excl_accept_locked() - a child socket takes its listener's decision
  * @listener: the listening socket
- * @newsk: the child accept() returns, its memcg bound and charged
+ * @newsk: the child accept() returns, its memcg bound and charged, locked
+ *	by the caller
  *
  * The child's memory so far (forward allocation and receive queue) was
  * counted in the global counter before accept(), unless it became exclusive
- * on binding: move whatever is not where the decision wants it.
+ * on binding: move whatever is not where the decision wants it. A child
+ * the kernel keeps out of the global counter itself (7.x's
+ * sk_bypass_prot_mem) stays the kernel's.
  */
-void skm_excl_accept(struct sock *listener, struct sock *newsk)
+void skm_excl_accept_locked(struct sock *listener, struct sock *newsk)
 {
 	struct skm_excl_sk *es;
 	bool want;
@@ -248,8 +252,8 @@ void skm_excl_accept(struct sock *listener, struct sock *newsk)
 
 	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg)
 		return;
-	want = skm_exclusive_decide(false, false, true, __skm_excl_find(listener));
-	lock_sock(newsk);
+	want = !skm_sk_bypasses_prot_mem(newsk) &&
+	       skm_exclusive_decide(false, false, true, __skm_excl_find(listener));
 	es = __skm_excl_find(newsk);
 	if (want && !es)
 		es = skm_excl_add(newsk);
@@ -263,6 +267,19 @@ void skm_excl_accept(struct sock *listener, struct sock *newsk)
 		skm_excl_to_global(es, atomic_long_read(&es->pages));
 		skm_excl_del(es);
 	}
+}
+
+/**
+ * skm_excl_accept() - skm_excl_accept_locked(), taking the child's lock
+ * @listener: the listening socket
+ * @newsk: the child accept() returns, its memcg bound and charged
+ */
+void skm_excl_accept(struct sock *listener, struct sock *newsk)
+{
+	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg)
+		return;
+	lock_sock(newsk);
+	skm_excl_accept_locked(listener, newsk);
 	release_sock(newsk);
 }
 
@@ -308,7 +325,7 @@ int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
 		atomic_long_inc(&skm_excl_backstopped);
 		goto suppress;
 	}
-	charged = skm_mem_cgroup_charge_skmem(sk->sk_memcg, amt,
+	charged = skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
 					      gfp_memcg_charge());
 	if (charged)
 		goto account;
@@ -316,7 +333,7 @@ suppress:
 	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
 		sk_stream_moderate_sndbuf(sk);
 		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf) {
-			skm_mem_cgroup_charge_skmem(sk->sk_memcg, amt,
+			skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
 						    gfp_memcg_charge() | __GFP_NOFAIL);
 			goto account;
 		}
@@ -352,7 +369,7 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
 			skm_sk_leave_memory_pressure(sk);
 	}
-	static_call(skm_orig_mem_cgroup_uncharge_skmem)(sk->sk_memcg, amount);
+	static_call(skm_orig_mem_cgroup_uncharge_skmem)(skm_charge_target(sk), amount);
 }
 
 /**
@@ -372,7 +389,7 @@ void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size)
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
 	atomic_long_add(amt, &es->pages);
 	percpu_counter_add(&es->proto->pages, amt);
-	skm_mem_cgroup_charge_skmem(sk->sk_memcg, amt,
+	skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
 				    gfp_memcg_charge() | __GFP_NOFAIL);
 }
 

@@ -35,6 +35,7 @@ void skm_excl_release_all(void);
 
 void skm_excl_bind(struct sock *sk);
 void skm_excl_accept(struct sock *listener, struct sock *newsk);
+void skm_excl_accept_locked(struct sock *listener, struct sock *newsk);
 void skm_excl_forget(struct sock *sk);
 void skm_excl_forget_cgroup(struct mem_cgroup *memcg);
 

@@ -17,6 +17,8 @@
 #include <linux/string.h>
 
 #include "hook_time.h"
+#include "sock_compat.h"
+#include "vmscan_compat.h"
 
 struct skm_hook_time {
 	u64 calls;
@@ -34,14 +36,14 @@ static struct skm_hook_time __percpu *skm_hook_times;
 static const char * const skm_hook_names[] = {
 	[SKM_HOOK_RAISE]	= "__sk_mem_raise_allocated",
 	[SKM_HOOK_REDUCE]	= "__sk_mem_reduce_allocated",
-	[SKM_HOOK_CHARGE]	= "mem_cgroup_charge_skmem",
+	[SKM_HOOK_CHARGE]	= SKM_SK_CHARGE_SYM,
 	[SKM_HOOK_FORCED]	= "sk_forced_mem_schedule",
 	[SKM_HOOK_SK_ALLOC]	= "mem_cgroup_sk_alloc",
 	[SKM_HOOK_SK_FREE]	= "mem_cgroup_sk_free",
-	[SKM_HOOK_ACCEPT]	= "inet_csk_accept",
+	[SKM_HOOK_ACCEPT]	= SKM_ACCEPT_SYM,
 	[SKM_HOOK_VMPRESSURE]	= "vmpressure",
 	[SKM_HOOK_CSS_FREE]	= "mem_cgroup_css_free",
-	[SKM_HOOK_MEMCG_SIZE]	= "mem_cgroup_size",
+	[SKM_HOOK_MEMCG_SIZE]	= SKM_RECLAIM_SIZE_SYM,
 	[SKM_HOOK_EVICT]	= "evict_folios",
 };
 

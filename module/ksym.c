@@ -22,6 +22,7 @@
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
 
+#include "compat.h"
 #include "knobs.h"
 #include "ksym.h"
 #include "parse.h"
@@ -38,7 +39,7 @@ static unsigned long skm_kprobe_entry(const struct kprobe *kp)
 	/* is_endbr() also matches the sealed form, as the kprobe code does. */
 	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
 	    !get_kernel_nofault(insn, (u32 *)(addr - ENDBR_INSN_SIZE)) &&
-	    is_endbr(insn))
+	    skm_is_endbr_insn(insn))
 		addr -= ENDBR_INSN_SIZE;
 	return addr;
 }

@@ -43,6 +43,7 @@
 #include <net/hotdata.h>
 #endif
 
+#include "compat.h"
 #include "knobs.h"
 #include "ksym.h"
 #include "pcpu_policy.h"
@@ -142,7 +143,7 @@ static void skm_pcpu_queue_drain(unsigned int cpu, enum skm_pcpu_proto p,
 	struct skm_pcpu_cpu *pc = per_cpu_ptr(&skm_pcpu_cpu, cpu);
 
 	set_bit(p, force ? &pc->force_mask : &pc->idle_mask);
-	queue_work_on(cpu, system_wq, &pc->drain_work);
+	queue_work_on(cpu, skm_system_percpu_wq, &pc->drain_work);
 }
 
 /* Drain every online CPU, e.g. after the reserve shrank. Hotplug held off. */
@@ -302,7 +303,7 @@ static void skm_pcpu_update_locked(bool sample)
 
 	if (skm_pcpu_sampling() ||
 	    (skm_pcpu_driving && READ_ONCE(skm_pcpu_rsv) == SKM_PCPU_RSV_AUTO))
-		mod_delayed_work(system_wq, &skm_pcpu_monitor,
+		mod_delayed_work(skm_system_percpu_wq, &skm_pcpu_monitor,
 				 skm_pcpu_period(drain_ms));
 }
 
@@ -336,7 +337,7 @@ bool skm_pcpu_rsv_settable(void)
 
 static int skm_pcpu_cpu_online(unsigned int cpu)
 {
-	mod_delayed_work(system_wq, &skm_pcpu_monitor, 0);
+	mod_delayed_work(skm_system_percpu_wq, &skm_pcpu_monitor, 0);
 	return 0;
 }
 
@@ -351,7 +352,7 @@ static int skm_pcpu_cpu_down_prep(unsigned int cpu)
 			skm_pcpu_drain_local(p);
 		local_bh_enable();
 	}
-	mod_delayed_work(system_wq, &skm_pcpu_monitor, 0);
+	mod_delayed_work(skm_system_percpu_wq, &skm_pcpu_monitor, 0);
 	return 0;
 }
 

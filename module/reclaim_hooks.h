@@ -7,14 +7,14 @@
 #include "hooks.h"
 #include "vmscan_compat.h"
 
-unsigned long skm_mem_cgroup_size(struct mem_cgroup *memcg);
-#ifdef SKM_FAMILY_6_1
-int skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
-		     int swappiness, bool *need_swapping);
+/* The classic-LRU hook (SKM_RECLAIM_SIZE_SYM) */
+#ifdef SKM_FAMILY_7_3
+unsigned long skm_mem_cgroup_size(struct lruvec *lruvec, enum lru_list lru,
+				  int zone_idx);
 #else
-int skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
-		     int swappiness);
+unsigned long skm_mem_cgroup_size(struct mem_cgroup *memcg);
 #endif
+int skm_evict_folios(SKM_EVICT_PARAMS);
 
 extern const struct skm_orig skm_mem_cgroup_size_orig;
 extern const struct skm_orig skm_evict_folios_orig;

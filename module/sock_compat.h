@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Static helpers of net/core/sock.c that policies need, replicated. Each is
- * the same in 6.1.192 and 6.12.117 (compared with linux-source-6.1/6.12).
+ * the same in 6.1.192, 6.12.117 and 7.3.4 (compared with linux-source-*).
+ * And the seams of socket memory accounting between kernel families.
  */
 #ifndef _SKMEMCG_SOCK_COMPAT_H
 #define _SKMEMCG_SOCK_COMPAT_H
@@ -10,6 +11,49 @@
 #ifdef SKM_HAVE_PROTO_MEMORY_H
 #include <net/proto_memory.h>
 #endif
+
+/*
+ * The memcg side of a socket's charge: 6.x charges the memcg
+ * (mem_cgroup_charge_skmem(memcg, ...)), 7.x the socket
+ * (mem_cgroup_sk_charge(sk, ...)). skm_charge_target(sk) is what the
+ * kernel's function takes; SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM name it.
+ */
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+#define SKM_SK_CHARGE_SYM	"mem_cgroup_sk_charge"
+#define SKM_SK_UNCHARGE_SYM	"mem_cgroup_sk_uncharge"
+typedef const struct sock *skm_charge_target_t;
+#define skm_charge_target(sk)	((const struct sock *)(sk))
+#else
+#define SKM_SK_CHARGE_SYM	"mem_cgroup_charge_skmem"
+#define SKM_SK_UNCHARGE_SYM	"mem_cgroup_uncharge_skmem"
+typedef struct mem_cgroup *skm_charge_target_t;
+#define skm_charge_target(sk)	((sk)->sk_memcg)
+#endif
+
+/*
+ * Where an accepted child gets its memcg: inet_csk_accept() on 6.x,
+ * __inet_accept() on 7.x (which calls mem_cgroup_sk_alloc() and
+ * __sk_charge() once inet_csk_accept() has returned the child).
+ */
+#ifdef SKM_HAVE_SK_CHARGE
+#define SKM_ACCEPT_SYM		"__inet_accept"
+#else
+#define SKM_ACCEPT_SYM		"inet_csk_accept"
+#endif
+
+/*
+ * 7.x's per-socket bypass of protocol accounting (net.core.bypass_prot_mem
+ * at socket creation, or BPF): the kernel keeps such a socket out of the
+ * global counter itself, so memcg-exclusive accounting leaves it alone.
+ */
+static inline bool skm_sk_bypasses_prot_mem(const struct sock *sk)
+{
+#ifdef SKM_HAVE_SK_BYPASS_PROT_MEM
+	return sk->sk_bypass_prot_mem;
+#else
+	return false;
+#endif
+}
 
 /* sk_enter_memory_pressure() */
 static inline void skm_sk_enter_memory_pressure(struct sock *sk)

@@ -5,9 +5,11 @@
  * __sk_mem_raise_allocated() (net/core/sock.c) charges a socket's forward
  * allocation to its memcg and to the protocol's global counter, applying the
  * protocol's limits; __sk_mem_reduce_allocated() gives it back;
- * mem_cgroup_charge_skmem() (mm/memcontrol.c) is the memcg side of a charge.
+ * mem_cgroup_charge_skmem() (mm/memcontrol.c; mem_cgroup_sk_charge() on 7.x)
+ * is the memcg side of a charge.
  * mem_cgroup_sk_alloc()/mem_cgroup_sk_free() bind and unbind a socket's
- * memcg, inet_csk_accept() hands a child socket over, and
+ * memcg, inet_csk_accept() (__inet_accept() on 7.x) hands a child socket
+ * over, and
  * sk_forced_mem_schedule() is TCP's charge that cannot fail: memcg-exclusive
  * accounting (exclusive.c) acts in all of them. A policy that is off costs
  * one static branch or one load here; then the call goes straight to the
@@ -137,7 +139,24 @@ void notrace skm_mem_cgroup_sk_free(struct sock *sk)
 	skm_hook_exit(&f, SKM_HOOK_SK_FREE);
 }
 
-#ifdef SKM_HAVE_PROTO_ACCEPT_ARG
+/*
+ * The accept hook (SKM_ACCEPT_SYM): once the child has its memcg, it takes
+ * its listener's exclusivity (skm_excl_accept()).
+ */
+#if defined(SKM_HAVE_SK_CHARGE)
+void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
+				 struct sock *newsk)
+{
+	struct skm_hook_frame f;
+
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	static_call(skm_orig_inet_csk_accept)(sock, newsock, newsk);
+	skm_hook_orig_out(&f);
+	skm_excl_accept_locked(sock->sk, newsk);	/* inet_accept() holds it */
+	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
+}
+#elif defined(SKM_HAVE_PROTO_ACCEPT_ARG)
 struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 					  struct proto_accept_arg *arg)
 {
@@ -171,7 +190,8 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 }
 #endif
 
-bool notrace skm_mem_cgroup_charge_skmem(struct mem_cgroup *memcg,
+/* mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x */
+bool notrace skm_mem_cgroup_charge_skmem(skm_charge_target_t target,
 					 unsigned int nr_pages, gfp_t gfp_mask)
 {
 	struct skm_hook_frame f;
@@ -181,7 +201,7 @@ bool notrace skm_mem_cgroup_charge_skmem(struct mem_cgroup *memcg,
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
 	skm_hook_orig_in(&f);
-	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(memcg, nr_pages, gfp_mask);
+	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages, gfp_mask);
 	skm_hook_orig_out(&f);
 	skm_hook_exit(&f, SKM_HOOK_CHARGE);
 	return ret;

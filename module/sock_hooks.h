@@ -8,22 +8,27 @@
 #include <net/sock.h>
 
 #include "hooks.h"
+#include "sock_compat.h"
 
 int skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt, int kind);
 void skm_sk_mem_reduce_allocated(struct sock *sk, int amount);
-bool skm_mem_cgroup_charge_skmem(struct mem_cgroup *memcg,
+bool skm_mem_cgroup_charge_skmem(skm_charge_target_t target,
 				 unsigned int nr_pages, gfp_t gfp_mask);
 void skm_sk_forced_mem_schedule(struct sock *sk, int size);
 void skm_mem_cgroup_sk_alloc(struct sock *sk);
 void skm_mem_cgroup_sk_free(struct sock *sk);
-#ifdef SKM_HAVE_PROTO_ACCEPT_ARG
+/* The accept hook (SKM_ACCEPT_SYM) */
+#if defined(SKM_HAVE_SK_CHARGE)
+void skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
+			 struct sock *newsk);
+#elif defined(SKM_HAVE_PROTO_ACCEPT_ARG)
 struct sock *skm_inet_csk_accept(struct sock *sk, struct proto_accept_arg *arg);
 #else
 struct sock *skm_inet_csk_accept(struct sock *sk, int flags, int *err, bool kern);
 #endif
 
 /* Called only, not hooked. */
-typedef void skm_mem_cgroup_uncharge_skmem_t(struct mem_cgroup *memcg,
+typedef void skm_mem_cgroup_uncharge_skmem_t(skm_charge_target_t target,
 					     unsigned int nr_pages);
 DECLARE_STATIC_CALL(skm_orig_mem_cgroup_uncharge_skmem,
 		    skm_mem_cgroup_uncharge_skmem_t);
