@@ -7,6 +7,8 @@
 # make test            everything the README's test command runs
 # make demo            the README's demo in the VM
 # make bench           benchmarks in the VM (scripts/bench.sh)
+# make check-testbed   the test bed's own check: can this QEMU mode patch
+#                      kernel text under load? (scripts/test.sh testbed)
 # make check-debug     the VM suite on a debug kernel (lockdep, KASAN, UBSAN,
 #                      kmemleak...) built from linux-source-6.1 and cached
 #                      outside the clone (scripts/check-debug.sh)
@@ -43,4 +45,7 @@ bench:
 check-debug:
 	scripts/check-debug.sh
 
-.PHONY: all modules clean checkpatch kunit test demo bench check-debug
+check-testbed:
+	scripts/test.sh testbed
+
+.PHONY: all modules clean checkpatch kunit test demo bench check-debug check-testbed

@@ -155,12 +155,12 @@ done
 echo N > $PAR/instrument
 sed 's/^/HOOK /' $DBG/hook_times
 raise=$(awk '$1 == "__sk_mem_raise_allocated" { print $2 }' $DBG/hook_times)
-size=$(awk '$1 == "mem_cgroup_size" { print $2 }' $DBG/hook_times)
+size=$(awk -v f="$RECLAIM_SIZE_FN" '$1 == f { print $2 }' $DBG/hook_times)
 unload
 umount /mnt/bench
 rmdir "$rc"
 echo -memory > "$cg/cgroup.subtree_control"
 echo max > "$cg/memory.max"
 [ "${raise:-0}" -gt 0 ] || fail "hook_times counted no __sk_mem_raise_allocated call"
-[ "${size:-0}" -gt 0 ] || fail "hook_times counted no mem_cgroup_size call (classic LRU reclaim)"
+[ "${size:-0}" -gt 0 ] || fail "hook_times counted no $RECLAIM_SIZE_FN call (classic LRU reclaim)"
 exit 0

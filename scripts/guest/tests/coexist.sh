@@ -40,8 +40,8 @@ done
 
 # The other way round.
 load
-insmod /opt/skm_ipmodify.ko func=inet_csk_accept 2> /dev/null &&
-	fail "skm_ipmodify took inet_csk_accept from skmemcg"
+insmod /opt/skm_ipmodify.ko func=$ACCEPT_FN 2> /dev/null &&
+	fail "skm_ipmodify took $ACCEPT_FN from skmemcg"
 expect_eq "skmemcg's hooks after the other's failed load" "$(ours_hooked)" "$NHOOKS"
 unload
 

@@ -40,8 +40,18 @@ skm_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$DBG/stats"
 }
 
-# The kernel functions skmemcg hooks (module/main.c).
-HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated mem_cgroup_charge_skmem sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free inet_csk_accept vmpressure mem_cgroup_size evict_folios mem_cgroup_css_free"
+# The kernel functions skmemcg hooks (module/main.c; 7.x renamed the memcg
+# charge, binds an accepted child in __inet_accept() and has no
+# mem_cgroup_size(): module/sock_compat.h, module/vmscan_compat.h).
+case $(uname -r) in
+7.*)
+	SK_CHARGE_FN=mem_cgroup_sk_charge ACCEPT_FN=__inet_accept
+	RECLAIM_SIZE_FN=lruvec_lru_size ;;
+*)
+	SK_CHARGE_FN=mem_cgroup_charge_skmem ACCEPT_FN=inet_csk_accept
+	RECLAIM_SIZE_FN=mem_cgroup_size ;;
+esac
+HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN vmpressure $RECLAIM_SIZE_FN evict_folios mem_cgroup_css_free"
 NHOOKS=$(echo $HOOKED | wc -w)
 
 # hooked_functions: those of them in ftrace's enabled_functions.

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# 7.x's own bypass of protocol accounting (net.core.bypass_prot_mem: a
+# socket created while it is 1 is kept out of the global counter by the
+# kernel itself) beside memcg-exclusive accounting. skmemcg leaves such a
+# socket to the kernel, never making it exclusive, so the two neither
+# double-count nor leak: while bypassing sockets hold memory, sockstat TCP
+# mem stays at the baseline and skmemcg counts no exclusive socket; with
+# the sysctl back at 0 the cgroup's new sockets are skmemcg's again; after
+# every close, and after an rmmod in the middle of bypassing and exclusive
+# traffic together, sockstat mem is back at the baseline (not below: a
+# double subtraction would show) and the memcg holds no socket memory.
+# Kernels without the sysctl skip the case.
+. /tests/lib.sh
+. /tests/lib_burst.sh
+
+BYPASS=/proc/sys/net/core/bypass_prot_mem
+[ -e $BYPASS ] || skip "no net.core.bypass_prot_mem in this kernel"
+
+sockstat_mem() { awk '$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat; }
+memcg_sock() { awk '$1 == "sock" { print $2 }' "$1/memory.stat"; }
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+reserve=$((256 * ncpu))	# per-CPU forward-alloc reserve, pages
+
+tcp_mem_saved=$(cat /proc/sys/net/ipv4/tcp_mem)
+trap 'echo "$tcp_mem_saved" > /proc/sys/net/ipv4/tcp_mem; echo 0 > $BYPASS' EXIT
+echo 1000 1000 1000 > /proc/sys/net/ipv4/tcp_mem
+cg=/sys/fs/cgroup/bp
+mkdir "$cg"
+load
+printf '+/bp' | skm-write $DBG/exclusive_cgroups > /dev/null
+base=$(sockstat_mem)
+
+# expect_baseline WHEN: as in the exclusive case.
+expect_baseline() {
+	sleep 1
+	m=$(sockstat_mem)
+	note "$1: sockstat_mem=$m (baseline $base) memcg_sock=$(memcg_sock $cg)"
+	[ $((m - base)) -le $reserve ] && [ $((base - m)) -le $reserve ] ||
+		fail "$1: sockstat mem $m vs baseline $base"
+	expect_eq "$1: memcg sock" "$(memcg_sock $cg)" 0
+}
+
+# Bypassing sockets in an exclusive cgroup: the kernel's, not skmemcg's.
+echo 1 > $BYPASS
+in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
+b=$!
+sleep 3
+m=$(sockstat_mem) s=$(memcg_sock $cg)
+n=$(skm_stat exclusive_sockets) p=$(skm_stat exclusive_pages)
+note "bypass: sockstat_mem=$m memcg_sock=$s exclusive_sockets=$n exclusive_pages=$p"
+[ "$m" -le $((base + reserve)) ] || fail "bypass: sockstat mem grew to $m"
+[ "$s" -gt 1000000 ] || fail "bypass: memory.stat sock only $s"
+expect_eq "bypass: exclusive sockets" "$n" 0
+wait $b
+expect_baseline "bypass: after close"
+
+# The sysctl back at 0: new sockets of the cgroup are exclusive again.
+echo 0 > $BYPASS
+in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
+b=$!
+sleep 3
+n=$(skm_stat exclusive_sockets) m=$(sockstat_mem)
+note "no bypass: sockstat_mem=$m exclusive_sockets=$n"
+[ "$n" -gt 0 ] || fail "no bypass: no exclusive socket"
+[ "$m" -le $((base + reserve)) ] || fail "no bypass: sockstat mem grew to $m"
+wait $b
+expect_baseline "no bypass: after close"
+
+# Both kinds live, then rmmod: skmemcg hands back only its own pages.
+echo 1 > $BYPASS
+in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 5 > /dev/null &
+b1=$!
+sleep 1
+echo 0 > $BYPASS
+in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 4 > /dev/null &
+b2=$!
+sleep 2
+held=$(skm_stat exclusive_pages)
+unload
+note "rmmod with $held exclusive pages and bypassing sockets live: $(dmesg | grep 'handed' | tail -n 1)"
+[ "$held" -gt 0 ] || fail "no exclusive pages at rmmod"
+wait $b1 $b2
+expect_baseline "both, after rmmod and close"
