@@ -148,6 +148,7 @@ unsigned long notrace skm_mem_cgroup_size(struct lruvec *lruvec,
 	struct mem_cgroup *memcg;
 	struct skm_hook_frame f;
 	unsigned long size;
+	u64 ratio;
 
 	skm_hook_enter(&f);
 	skm_hook_orig_in(&f);
@@ -160,9 +161,9 @@ unsigned long notrace skm_mem_cgroup_size(struct lruvec *lruvec,
 	/* The kernel protects nothing in the memcg a reclaim targets. */
 	if (!sc || !memcg || memcg == sc->target_mem_cgroup)
 		goto out;
-	size = skm_reclaim_scale_pages(size,
-			skm_reclaim_ratio(memcg, page_counter_read(&memcg->memory),
-					  sc->memcg_low_reclaim, true));
+	ratio = skm_reclaim_ratio(memcg, page_counter_read(&memcg->memory),
+				  sc->memcg_low_reclaim, true);
+	size = skm_reclaim_scale_pages(size, ratio);
 out:
 	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
 	return size;
@@ -217,7 +218,16 @@ static unsigned int skm_reclaim_batches_now(struct lruvec *lruvec,
 	return n;
 }
 
-int notrace skm_evict_folios(SKM_EVICT_PARAMS)
+#if defined(SKM_FAMILY_7_3)
+int notrace skm_evict_folios(unsigned long nr_to_scan, struct lruvec *lruvec,
+			     struct skm_scan_control *sc, int swappiness)
+#elif defined(SKM_FAMILY_6_1)
+int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
+			     int swappiness, bool *need_swapping)
+#else
+int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
+			     int swappiness)
+#endif
 {
 	int scanned = SKM_EVICT_HELD;	/* held: as if the batch was done */
 	unsigned int batches = 1, i;
@@ -229,7 +239,15 @@ int notrace skm_evict_folios(SKM_EVICT_PARAMS)
 		batches = skm_reclaim_batches_now(lruvec, sc);
 	for (i = 0; i < batches; i++) {
 		skm_hook_orig_in(&f);
-		ret = static_call(skm_orig_evict_folios)(SKM_EVICT_ARGS);
+#if defined(SKM_FAMILY_7_3)
+		ret = static_call(skm_orig_evict_folios)(nr_to_scan, lruvec, sc,
+							 swappiness);
+#elif defined(SKM_FAMILY_6_1)
+		ret = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness,
+							 need_swapping);
+#else
+		ret = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness);
+#endif
 		skm_hook_orig_out(&f);
 		if (!i)
 			scanned = ret;	/* what the kernel's loop counts */

@@ -14,7 +14,17 @@ unsigned long skm_mem_cgroup_size(struct lruvec *lruvec, enum lru_list lru,
 #else
 unsigned long skm_mem_cgroup_size(struct mem_cgroup *memcg);
 #endif
-int skm_evict_folios(SKM_EVICT_PARAMS);
+/* The MGLRU hook: evict_folios() */
+#if defined(SKM_FAMILY_7_3)
+int skm_evict_folios(unsigned long nr_to_scan, struct lruvec *lruvec,
+		     struct skm_scan_control *sc, int swappiness);
+#elif defined(SKM_FAMILY_6_1)
+int skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
+		     int swappiness, bool *need_swapping);
+#else
+int skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
+		     int swappiness);
+#endif
 
 extern const struct skm_orig skm_mem_cgroup_size_orig;
 extern const struct skm_orig skm_evict_folios_orig;

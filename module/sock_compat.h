@@ -17,16 +17,15 @@
  * (mem_cgroup_charge_skmem(memcg, ...)), 7.x the socket
  * (mem_cgroup_sk_charge(sk, ...)). skm_charge_target(sk) is what the
  * kernel's function takes; SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM name it.
+ * The replacement's prototype follows (sock_hooks.h).
  */
 #ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
 #define SKM_SK_CHARGE_SYM	"mem_cgroup_sk_charge"
 #define SKM_SK_UNCHARGE_SYM	"mem_cgroup_sk_uncharge"
-typedef const struct sock *skm_charge_target_t;
 #define skm_charge_target(sk)	((const struct sock *)(sk))
 #else
 #define SKM_SK_CHARGE_SYM	"mem_cgroup_charge_skmem"
 #define SKM_SK_UNCHARGE_SYM	"mem_cgroup_uncharge_skmem"
-typedef struct mem_cgroup *skm_charge_target_t;
 #define skm_charge_target(sk)	((sk)->sk_memcg)
 #endif
 

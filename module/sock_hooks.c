@@ -191,8 +191,13 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 #endif
 
 /* mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x */
-bool notrace skm_mem_cgroup_charge_skmem(skm_charge_target_t target,
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+bool notrace skm_mem_cgroup_charge_skmem(const struct sock *target,
 					 unsigned int nr_pages, gfp_t gfp_mask)
+#else
+bool notrace skm_mem_cgroup_charge_skmem(struct mem_cgroup *target,
+					 unsigned int nr_pages, gfp_t gfp_mask)
+#endif
 {
 	struct skm_hook_frame f;
 	bool ret;

@@ -12,8 +12,14 @@
 
 int skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt, int kind);
 void skm_sk_mem_reduce_allocated(struct sock *sk, int amount);
-bool skm_mem_cgroup_charge_skmem(skm_charge_target_t target,
+/* The memcg side of a charge (SKM_SK_CHARGE_SYM; see sock_compat.h) */
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+bool skm_mem_cgroup_charge_skmem(const struct sock *target,
 				 unsigned int nr_pages, gfp_t gfp_mask);
+#else
+bool skm_mem_cgroup_charge_skmem(struct mem_cgroup *target,
+				 unsigned int nr_pages, gfp_t gfp_mask);
+#endif
 void skm_sk_forced_mem_schedule(struct sock *sk, int size);
 void skm_mem_cgroup_sk_alloc(struct sock *sk);
 void skm_mem_cgroup_sk_free(struct sock *sk);
@@ -28,8 +34,13 @@ struct sock *skm_inet_csk_accept(struct sock *sk, int flags, int *err, bool kern
 #endif
 
 /* Called only, not hooked. */
-typedef void skm_mem_cgroup_uncharge_skmem_t(skm_charge_target_t target,
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+typedef void skm_mem_cgroup_uncharge_skmem_t(const struct sock *target,
 					     unsigned int nr_pages);
+#else
+typedef void skm_mem_cgroup_uncharge_skmem_t(struct mem_cgroup *target,
+					     unsigned int nr_pages);
+#endif
 DECLARE_STATIC_CALL(skm_orig_mem_cgroup_uncharge_skmem,
 		    skm_mem_cgroup_uncharge_skmem_t);
 

@@ -355,31 +355,23 @@ struct skm_scan_control {
  * the LRU list's size, lruvec_lru_size(), whose only caller is
  * get_scan_count() too.
  *
- * MGLRU: evict_folios() evicts one batch; 7.x passes it the batch's size.
- * SKM_EVICT_HELD is what a held batch reports done. 7.x also applies the
+ * MGLRU: evict_folios() evicts one batch; 7.x passes it the batch's size
+ * (and 6.1 an out-parameter): its replacement is declared per family in
+ * reclaim_hooks.h. SKM_EVICT_HELD is what a held batch reports done. 7.x also applies the
  * kernel's own proportional protection to MGLRU (get_nr_to_scan()): the
  * policy's fraction is then taken relative to it (SKM_KERNEL_SCALES_MGLRU).
  */
 #ifdef SKM_FAMILY_7_3
 #define SKM_RECLAIM_SIZE_SYM	"lruvec_lru_size"
 #define SKM_KERNEL_SCALES_MGLRU	1
-#define SKM_EVICT_PARAMS	unsigned long nr_to_scan, struct lruvec *lruvec, \
-				struct skm_scan_control *sc, int swappiness
-#define SKM_EVICT_ARGS		nr_to_scan, lruvec, sc, swappiness
 #define SKM_EVICT_HELD		((int)nr_to_scan)
 #elif defined(SKM_FAMILY_6_1)
 #define SKM_RECLAIM_SIZE_SYM	"mem_cgroup_size"
 #define SKM_KERNEL_SCALES_MGLRU	0
-#define SKM_EVICT_PARAMS	struct lruvec *lruvec, struct skm_scan_control *sc, \
-				int swappiness, bool *need_swapping
-#define SKM_EVICT_ARGS		lruvec, sc, swappiness, need_swapping
 #define SKM_EVICT_HELD		MIN_LRU_BATCH
 #else
 #define SKM_RECLAIM_SIZE_SYM	"mem_cgroup_size"
 #define SKM_KERNEL_SCALES_MGLRU	0
-#define SKM_EVICT_PARAMS	struct lruvec *lruvec, struct skm_scan_control *sc, \
-				int swappiness
-#define SKM_EVICT_ARGS		lruvec, sc, swappiness
 #define SKM_EVICT_HELD		MIN_LRU_BATCH
 #endif
 

@@ -11,7 +11,7 @@ lines=$(dmesg | grep 'skmemcg:' | tail -n +$((before + 1)) |
 	grep -v 'taints kernel\|verification failed')
 note "insmod: $r; dmesg: $lines"
 expect_eq "lines logged" "$(echo "$lines" | wc -l)" 1
-echo "$lines" | grep -q "kernel $(uname -r) is not supported (supported: 6.1.x, 6.12.x); not loading" ||
+echo "$lines" | grep -q "kernel $(uname -r) is not supported (supported: 6.1.x, 6.12.x, 7.3.x); not loading" ||
 	fail "no line naming the kernel"
 lsmod | grep -q '^skmemcg ' && fail "left loaded"
 hooked_functions && fail "hooked after a refused load"
