@@ -172,124 +172,6 @@ static void skm_reclaim_kernel_roundtrip_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, max(scan, want) - min(scan, want), lru / p + 1);
 }
 
-/* skm_reclaim_ratio_ppm(): a fraction wanted over the kernel's */
-struct skm_ratio_case {
-	const char *desc;
-	u32 want_ppm;
-	u32 kernel_ppm;
-	u64 ratio_ppm;
-};
-
-static const struct skm_ratio_case ratio_cases[] = {
-	{ "kernel scales nothing: the fraction", 250000, ONE, 250000 },
-	{ "same as the kernel: one",	400000, 400000, ONE },
-	{ "half the kernel's",		200000, 400000, 500000 },
-	{ "twice the kernel's",		ONE, 500000, 2 * ONE },
-	{ "kernel 0: counts as 1 ppm, capped", 1000, 0, SKM_RATIO_MAX_PPM },
-	{ "capped at 64",		ONE, 10000, SKM_RATIO_MAX_PPM },
-	{ "want above one: one",	2 * ONE, ONE, ONE },
-	{ "want 0",			0, 300000, 0 },
-};
-
-static void skm_ratio_desc(const struct skm_ratio_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_ratio, ratio_cases, skm_ratio_desc);
-
-static void skm_reclaim_ratio_ppm_test(struct kunit *test)
-{
-	const struct skm_ratio_case *c = test->param_value;
-
-	KUNIT_EXPECT_EQ(test, skm_reclaim_ratio_ppm(c->want_ppm, c->kernel_ppm),
-			c->ratio_ppm);
-}
-
-/* skm_reclaim_scale_pages() */
-struct skm_scale_case {
-	const char *desc;
-	u64 pages;
-	u64 ratio_ppm;
-	u64 want;
-};
-
-static const struct skm_scale_case scale_cases[] = {
-	{ "one: unchanged",		12345, ONE, 12345 },
-	{ "half, rounded down",		1001, 500000, 500 },
-	{ "three times",		1000, 3 * ONE, 3000 },
-	{ "above the cap: 64 times",	1000, 100ULL * ONE, 64000 },
-	{ "0",				1000, 0, 0 },
-	{ "2^50 pages, 64 times",	1ULL << 50, SKM_RATIO_MAX_PPM, 1ULL << 56 },
-};
-
-static void skm_scale_desc(const struct skm_scale_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_scale, scale_cases, skm_scale_desc);
-
-static void skm_reclaim_scale_pages_test(struct kunit *test)
-{
-	const struct skm_scale_case *c = test->param_value;
-
-	KUNIT_EXPECT_EQ(test, skm_reclaim_scale_pages(c->pages, c->ratio_ppm),
-			c->want);
-}
-
-/* skm_reclaim_batches(): ratio, the random draw, batches */
-struct skm_batches_case {
-	const char *desc;
-	u64 ratio_ppm;
-	u32 rand_ppm;
-	unsigned int want;
-};
-
-static const struct skm_batches_case batches_cases[] = {
-	{ "0: held",			0, 0, 0 },
-	{ "0.3, draw below: one",	300000, 299999, 1 },
-	{ "0.3, draw at: held",		300000, 300000, 0 },
-	{ "one: always one",		ONE, ONE - 1, 1 },
-	{ "2.5, draw below: three",	2500000, 100, 3 },
-	{ "2.5, draw above: two",	2500000, 600000, 2 },
-	{ "above the cap: 64",		1000ULL * ONE, 0, 64 },
-};
-
-static void skm_batches_desc(const struct skm_batches_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_batches, batches_cases, skm_batches_desc);
-
-static void skm_reclaim_batches_test(struct kunit *test)
-{
-	const struct skm_batches_case *c = test->param_value;
-
-	KUNIT_EXPECT_EQ(test, skm_reclaim_batches(c->ratio_ppm, c->rand_ppm),
-			c->want);
-}
-
-/*
- * 7.x: apply_proportional_protection(), as the kernel computes it, on the
- * list size returned in place of lruvec_lru_size(): the policy's fraction
- * of the real size, to within a page per 10^6 (the ppm rounding) and one.
- */
-static void skm_reclaim_kernel7_roundtrip_test(struct kunit *test)
-{
-	const u32 *ppm = test->param_value;
-	u64 lru = 1000000, usage = 6000, p = 4096, size, scan, want;
-	u32 kernel_ppm;
-
-	kernel_ppm = skm_reclaim_scan_ppm(SKM_RECLAIM_LINEAR, usage, 0, p, false,
-					  SKM_GAIN_PCT_ONE);
-	size = skm_reclaim_scale_pages(lru, skm_reclaim_ratio_ppm(*ppm, kernel_ppm));
-	scan = size - size * p / (usage + 1);
-	want = lru * *ppm / ONE;
-	KUNIT_EXPECT_LE(test, max(scan, want) - min(scan, want), lru / 1000 + 1);
-}
-
 struct skm_policy_str_case {
 	const char *in;
 	const char *want;
@@ -325,10 +207,6 @@ static struct kunit_case skm_reclaim_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_reclaim_scan_pages_test, skm_pages_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_size_for_ppm_test, skm_size_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_kernel_roundtrip_test, skm_roundtrip_gen_params),
-	KUNIT_CASE_PARAM(skm_reclaim_ratio_ppm_test, skm_ratio_gen_params),
-	KUNIT_CASE_PARAM(skm_reclaim_scale_pages_test, skm_scale_gen_params),
-	KUNIT_CASE_PARAM(skm_reclaim_batches_test, skm_batches_gen_params),
-	KUNIT_CASE_PARAM(skm_reclaim_kernel7_roundtrip_test, skm_roundtrip_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_policy_parse_test, skm_policy_gen_params),
 	{}
 };

@@ -46,9 +46,15 @@ static struct skm_hook skm_hooks[] = {
 	SKM_CALL(SKM_SK_UNCHARGE_SYM,
 		 &skm_mem_cgroup_uncharge_skmem_orig),
 	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
+#ifdef SKM_FAMILY_7_3
+	/* Both LRUs (module/vmscan_compat.h) */
+	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_apply_proportional_protection,
+		 &skm_apply_proportional_protection_orig),
+#else
 	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_mem_cgroup_size,
 		 &skm_mem_cgroup_size_orig),
 	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig),
+#endif
 	SKM_HOOK_ALWAYS("mem_cgroup_css_free", skm_mem_cgroup_css_free,
 			&skm_mem_cgroup_css_free_orig),
 };

@@ -7,10 +7,14 @@
  * list by protection / mem_cgroup_size(memcg), and mem_cgroup_size() has no
  * other caller. Its replacement returns the size that makes the kernel's
  * own arithmetic scan the policy's fraction (skm_reclaim_size_for_ppm()).
- * 7.x has no mem_cgroup_size(): apply_proportional_protection() scales
- * each list's size, lruvec_lru_size(), by the kernel's linear curve, and
- * lruvec_lru_size() has no other caller. Its replacement returns the size
- * times the policy's fraction over the kernel's (skm_reclaim_ratio_ppm()).
+ *
+ * 7.x. apply_proportional_protection() computes the scan of a protected
+ * memcg's list (classic LRU) or of all its evictable pages (MGLRU) from
+ * their size, by the kernel's linear curve. Its replacement calls it (for
+ * its side effect: it notes memcg_low_skipped) and returns instead the
+ * policy's fraction of the size (skm_reclaim_scan_pages()); the kernel then
+ * shifts it by the reclaim priority as it would have its own. On 7.x the
+ * MGLRU hook below is not installed.
  * emin and elow are read as the kernel computed them
  * (mem_cgroup_calculate_protection(), not hooked), so the hierarchical
  * distribution of protection is not touched; which pass it is comes from
@@ -27,12 +31,6 @@
  * memcg's turn at the first held batch: f / (1 - f) batches, not f.)
  * Memcgs the kernel skips as protected (below memory.min, or below
  * memory.low in the first pass) never get here.
- *
- * On 7.x the kernel has already scaled the memcg's scan by its linear
- * curve (get_nr_to_scan()), so the replacement evicts, per batch the
- * kernel asks for, the ratio of the two fractions in batches: the whole
- * part, and one more with the probability of the rest (more than one
- * where the policy scans harder than the kernel, as cliff does).
  *
  * Memcgs without protection (emin = elow = 0) see no change in either.
  */
@@ -52,10 +50,15 @@
 #include "reclaim_policy.h"
 #include "stats.h"
 
-/* mem_cgroup_size() on 6.x, lruvec_lru_size() on 7.x (SKM_RECLAIM_SIZE_SYM) */
+#ifdef SKM_FAMILY_7_3
+SKM_DEFINE_ORIG(apply_proportional_protection, skm_apply_proportional_protection);
+#else
 SKM_DEFINE_ORIG(mem_cgroup_size, skm_mem_cgroup_size);
+#endif
 
+#ifndef SKM_FAMILY_7_3
 SKM_DEFINE_ORIG(evict_folios, skm_evict_folios);
+#endif
 
 /*
  * A scan_control whose fields are out of range is not one: the replicated
@@ -68,7 +71,8 @@ static bool skm_scan_control_sane(const struct skm_scan_control *sc)
 	       sc->order >= 0 && sc->order < BITS_PER_LONG;
 }
 
-/* The scan_control the current task reclaims under, or NULL. */
+#ifndef SKM_FAMILY_7_3
+/* The scan_control the current task reclaims under, or NULL (6.x). */
 static const struct skm_scan_control *skm_current_scan_control(void)
 {
 	struct reclaim_state *rs = current->reclaim_state;
@@ -83,6 +87,7 @@ static const struct skm_scan_control *skm_current_scan_control(void)
 	}
 	return sc;
 }
+#endif
 
 /*
  * The policy's fraction for @memcg in this pass, or SKM_PPM_ONE with
@@ -118,55 +123,36 @@ static u32 skm_reclaim_ppm(struct mem_cgroup *memcg, unsigned long usage,
 	return ppm;
 }
 
-/*
- * The policy's scan of @memcg as a share of what the kernel scans by itself
- * (its linear curve where @kernel_scales, else all), in ppm.
- */
-static u64 skm_reclaim_ratio(struct mem_cgroup *memcg, unsigned long usage,
-			     bool low_reclaim, bool kernel_scales)
+#ifdef SKM_FAMILY_7_3
+unsigned long notrace
+skm_apply_proportional_protection(struct mem_cgroup *memcg,
+				  struct skm_scan_control *sc, unsigned long scan)
 {
-	u32 want_ppm, kernel_ppm = SKM_PPM_ONE;
+	struct skm_hook_frame f;
+	unsigned long ret;
 	u64 protection;
 	bool shaped;
-
-	want_ppm = skm_reclaim_ppm(memcg, usage, low_reclaim, &protection, &shaped);
-	if (!shaped)
-		return SKM_PPM_ONE;
-	if (kernel_scales)
-		kernel_ppm = skm_reclaim_scan_ppm(SKM_RECLAIM_LINEAR, usage,
-						  READ_ONCE(memcg->memory.emin),
-						  READ_ONCE(memcg->memory.elow),
-						  low_reclaim, SKM_GAIN_PCT_ONE);
-	return skm_reclaim_ratio_ppm(want_ppm, kernel_ppm);
-}
-
-#ifdef SKM_FAMILY_7_3
-unsigned long notrace skm_mem_cgroup_size(struct lruvec *lruvec,
-					  enum lru_list lru, int zone_idx)
-{
-	const struct skm_scan_control *sc;
-	struct mem_cgroup *memcg;
-	struct skm_hook_frame f;
-	unsigned long size;
-	u64 ratio;
+	u32 ppm;
 
 	skm_hook_enter(&f);
 	skm_hook_orig_in(&f);
-	size = static_call(skm_orig_mem_cgroup_size)(lruvec, lru, zone_idx);
+	ret = static_call(skm_orig_apply_proportional_protection)(memcg, sc, scan);
 	skm_hook_orig_out(&f);
-	if (!static_branch_unlikely(&skm_reclaim_key))
-		goto out;
-	sc = skm_current_scan_control();
-	memcg = lruvec_memcg(lruvec);
 	/* The kernel protects nothing in the memcg a reclaim targets. */
-	if (!sc || !memcg || memcg == sc->target_mem_cgroup)
+	if (!static_branch_unlikely(&skm_reclaim_key) || !memcg ||
+	    memcg == sc->target_mem_cgroup)
 		goto out;
-	ratio = skm_reclaim_ratio(memcg, page_counter_read(&memcg->memory),
-				  sc->memcg_low_reclaim, true);
-	size = skm_reclaim_scale_pages(size, ratio);
+	if (!skm_scan_control_sane(sc)) {
+		skm_stat_inc(SKM_STAT_RECLAIM_INSANE);
+		goto out;
+	}
+	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
+			      sc->memcg_low_reclaim, &protection, &shaped);
+	if (shaped)
+		ret = skm_reclaim_scan_pages(scan, ppm);
 out:
 	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
-	return size;
+	return ret;
 }
 #else
 unsigned long notrace skm_mem_cgroup_size(struct mem_cgroup *memcg)
@@ -197,31 +183,29 @@ out:
 }
 #endif
 
-/* How many batches to evict where the kernel evicts one. */
-static unsigned int skm_reclaim_batches_now(struct lruvec *lruvec,
-					    const struct skm_scan_control *sc)
+#ifndef SKM_FAMILY_7_3
+/* Let this batch of a memcg's MGLRU eviction through? */
+static bool skm_reclaim_let_batch(struct lruvec *lruvec,
+				  const struct skm_scan_control *sc)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
-	unsigned int n;
-	u64 ratio;
+	u64 protection;
+	bool shaped;
+	u32 ppm;
 
-	if (!memcg || !skm_scan_control_sane(sc) ||
-	    (SKM_KERNEL_SCALES_MGLRU && memcg == sc->target_mem_cgroup))
-		return 1;
-	ratio = skm_reclaim_ratio(memcg, page_counter_read(&memcg->memory),
-				  sc->memcg_low_reclaim, SKM_KERNEL_SCALES_MGLRU);
-	if (ratio == SKM_PPM_ONE)
-		return 1;
-	n = skm_reclaim_batches(ratio, get_random_u32_below(SKM_PPM_ONE));
-	if (!n)
-		skm_stat_inc(SKM_STAT_RECLAIM_BATCHES_HELD);
-	return n;
+	if (!memcg || !skm_scan_control_sane(sc))
+		return true;
+	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
+			      sc->memcg_low_reclaim, &protection, &shaped);
+	if (!shaped || ppm >= SKM_PPM_ONE)
+		return true;
+	if (get_random_u32_below(SKM_PPM_ONE) < ppm)
+		return true;
+	skm_stat_inc(SKM_STAT_RECLAIM_BATCHES_HELD);
+	return false;
 }
 
-#if defined(SKM_FAMILY_7_3)
-int notrace skm_evict_folios(unsigned long nr_to_scan, struct lruvec *lruvec,
-			     struct skm_scan_control *sc, int swappiness)
-#elif defined(SKM_FAMILY_6_1)
+#ifdef SKM_FAMILY_6_1
 int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
 			     int swappiness, bool *need_swapping)
 #else
@@ -229,31 +213,22 @@ int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
 			     int swappiness)
 #endif
 {
-	int scanned = SKM_EVICT_HELD;	/* held: as if the batch was done */
-	unsigned int batches = 1, i;
+	int scanned = MIN_LRU_BATCH;	/* held: as if one batch was done */
 	struct skm_hook_frame f;
-	int ret;
 
 	skm_hook_enter(&f);
-	if (static_branch_unlikely(&skm_reclaim_key))
-		batches = skm_reclaim_batches_now(lruvec, sc);
-	for (i = 0; i < batches; i++) {
+	if (!static_branch_unlikely(&skm_reclaim_key) ||
+	    skm_reclaim_let_batch(lruvec, sc)) {
 		skm_hook_orig_in(&f);
-#if defined(SKM_FAMILY_7_3)
-		ret = static_call(skm_orig_evict_folios)(nr_to_scan, lruvec, sc,
-							 swappiness);
-#elif defined(SKM_FAMILY_6_1)
-		ret = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness,
-							 need_swapping);
+#ifdef SKM_FAMILY_6_1
+		scanned = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness,
+							     need_swapping);
 #else
-		ret = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness);
+		scanned = static_call(skm_orig_evict_folios)(lruvec, sc, swappiness);
 #endif
 		skm_hook_orig_out(&f);
-		if (!i)
-			scanned = ret;	/* what the kernel's loop counts */
-		if (!ret || sc->nr_reclaimed >= sc->nr_to_reclaim)
-			break;
 	}
 	skm_hook_exit(&f, SKM_HOOK_EVICT);
 	return scanned;
 }
+#endif /* !SKM_FAMILY_7_3 */

@@ -139,55 +139,6 @@ u64 skm_reclaim_size_for_ppm(u64 protection, u32 scan_ppm)
 	return size ? size - 1 : 0;
 }
 
-/**
- * skm_reclaim_ratio_ppm() - the policy's scan as a share of the kernel's
- * @want_ppm: the policy's fraction (skm_reclaim_scan_ppm())
- * @kernel_ppm: the fraction the kernel applies by itself, SKM_PPM_ONE where
- *	it applies none
- *
- * Return: @want_ppm / @kernel_ppm in ppm, at most SKM_RATIO_MAX_PPM; a
- * kernel fraction of 0 (a rounding) counts as 1 ppm.
- */
-u64 skm_reclaim_ratio_ppm(u32 want_ppm, u32 kernel_ppm)
-{
-	u64 want = min(want_ppm, SKM_PPM_ONE);
-
-	kernel_ppm = clamp(kernel_ppm, 1U, SKM_PPM_ONE);
-	return min_t(u64, div_u64(want * SKM_PPM_ONE, kernel_ppm),
-		     SKM_RATIO_MAX_PPM);
-}
-
-/**
- * skm_reclaim_scale_pages() - a page count times a ratio
- * @pages: e.g. an LRU list's size
- * @ratio_ppm: from skm_reclaim_ratio_ppm()
- *
- * Return: @pages x @ratio_ppm / SKM_PPM_ONE, rounded down.
- */
-u64 skm_reclaim_scale_pages(u64 pages, u64 ratio_ppm)
-{
-	ratio_ppm = min(ratio_ppm, SKM_RATIO_MAX_PPM);
-	return mul_u64_u64_div_u64(pages, ratio_ppm, SKM_PPM_ONE);
-}
-
-/**
- * skm_reclaim_batches() - MGLRU batches to evict where the kernel evicts one
- * @ratio_ppm: from skm_reclaim_ratio_ppm()
- * @rand_ppm: uniform in [0, SKM_PPM_ONE)
- *
- * The whole part of the ratio, plus one more with the probability of its
- * fractional part: on average exactly the ratio.
- */
-unsigned int skm_reclaim_batches(u64 ratio_ppm, u32 rand_ppm)
-{
-	u32 frac;
-	u64 whole;
-
-	ratio_ppm = min(ratio_ppm, SKM_RATIO_MAX_PPM);
-	whole = div_u64_rem(ratio_ppm, SKM_PPM_ONE, &frac);
-	return whole + (rand_ppm < frac);
-}
-
 const char *skm_reclaim_policy_name(enum skm_reclaim_policy policy)
 {
 	return policy < SKM_RECLAIM_NR ? skm_reclaim_policy_names[policy] : "?";

@@ -38,12 +38,6 @@
 /* The kernel's SWAP_CLUSTER_MAX: reclaim always targets at least this. */
 #define SKM_SCAN_MIN_PAGES	32U
 
-/*
- * Where the kernel scales a scan itself (7.x), the policy asks for a ratio
- * of the kernel's scan, in ppm: at most 64 times it.
- */
-#define SKM_RATIO_MAX_PPM	(64ULL * SKM_PPM_ONE)
-
 /* reclaim_gain_pct: 100 is the formula as written. */
 #define SKM_GAIN_PCT_ONE	100U
 #define SKM_GAIN_PCT_MAX	1000U
@@ -61,9 +55,6 @@ u32 skm_reclaim_scan_ppm(enum skm_reclaim_policy policy, u64 usage, u64 emin,
 			 u64 elow, bool low_reclaim, unsigned int gain_pct);
 u64 skm_reclaim_scan_pages(u64 lru_pages, u32 scan_ppm);
 u64 skm_reclaim_size_for_ppm(u64 protection, u32 scan_ppm);
-u64 skm_reclaim_ratio_ppm(u32 want_ppm, u32 kernel_ppm);
-u64 skm_reclaim_scale_pages(u64 pages, u64 ratio_ppm);
-unsigned int skm_reclaim_batches(u64 ratio_ppm, u32 rand_ppm);
 const char *skm_reclaim_policy_name(enum skm_reclaim_policy policy);
 int skm_reclaim_policy_parse(const char *buf, unsigned int *policy);
 int skm_reclaim_policy_print(unsigned int policy, char *buf, size_t size);

@@ -347,32 +347,18 @@ struct skm_scan_control {
 #endif
 
 /*
- * The reclaim seams.
- *
- * Classic LRU, where the policy bends the size the kernel's proportional
- * protection scales: mem_cgroup_size() on 6.x, whose only caller is
- * get_scan_count(); on 7.x (apply_proportional_protection(), since 6.16)
- * the LRU list's size, lruvec_lru_size(), whose only caller is
- * get_scan_count() too.
- *
- * MGLRU: evict_folios() evicts one batch; 7.x passes it the batch's size
- * (and 6.1 an out-parameter): its replacement is declared per family in
- * reclaim_hooks.h. SKM_EVICT_HELD is what a held batch reports done. 7.x also applies the
- * kernel's own proportional protection to MGLRU (get_nr_to_scan()): the
- * policy's fraction is then taken relative to it (SKM_KERNEL_SCALES_MGLRU).
+ * The reclaim seam: where the kernel computes proportional protection.
+ * 6.x: get_scan_count() (classic LRU only) scales each list by protection
+ * / mem_cgroup_size(memcg), its only caller; MGLRU has none, and skmemcg
+ * hooks evict_folios() for it. 7.x (since 6.16): the static
+ * apply_proportional_protection(), out of line in Debian's build, does it
+ * for both LRUs (get_scan_count() and MGLRU's get_nr_to_scan()).
+ * SKM_RECLAIM_SIZE_SYM names the function the first reclaim hook replaces.
  */
 #ifdef SKM_FAMILY_7_3
-#define SKM_RECLAIM_SIZE_SYM	"lruvec_lru_size"
-#define SKM_KERNEL_SCALES_MGLRU	1
-#define SKM_EVICT_HELD		((int)nr_to_scan)
-#elif defined(SKM_FAMILY_6_1)
-#define SKM_RECLAIM_SIZE_SYM	"mem_cgroup_size"
-#define SKM_KERNEL_SCALES_MGLRU	0
-#define SKM_EVICT_HELD		MIN_LRU_BATCH
+#define SKM_RECLAIM_SIZE_SYM	"apply_proportional_protection"
 #else
 #define SKM_RECLAIM_SIZE_SYM	"mem_cgroup_size"
-#define SKM_KERNEL_SCALES_MGLRU	0
-#define SKM_EVICT_HELD		MIN_LRU_BATCH
 #endif
 
 #endif /* _SKMEMCG_VMSCAN_COMPAT_H */

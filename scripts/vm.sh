@@ -117,8 +117,9 @@ if [ -n "$tag" ]; then work=$work-$tag; elif [ "$nodes" -gt 1 ]; then work=$work
 rm -rf "$work"
 mkdir -p "$work"
 
-# The module, built in its own folder so that kernels do not share objects.
-build=$SKM_OUT/build-$kver
+# The module, built in this boot's own folder, so that neither kernels nor
+# boots of one kernel running at once share objects.
+build=$work/module
 rm -rf "$build"
 mkdir -p "$build"
 cp -r "$SKM_ROOT"/Kbuild "$SKM_ROOT"/Makefile "$SKM_ROOT"/dkms.conf "$SKM_ROOT"/module "$build"/
@@ -126,7 +127,7 @@ kmake -s -C "$kdir" M="$build" modules > "$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; skm_die "module build against $kver failed"; }
 # The same module built as if no kernel family were supported, for the case
 # that proves such a module refuses to load.
-unsupported=$SKM_OUT/build-$kver-unsupported
+unsupported=$work/module-unsupported
 rm -rf "$unsupported"
 cp -r "$build" "$unsupported"
 kmake -s -C "$kdir" M="$unsupported" clean > /dev/null 2>&1
@@ -135,7 +136,7 @@ kmake -s -C "$kdir" M="$unsupported" SKM_FAMILIES=none modules >> "$work/build.l
 
 # Test-only modules (scripts/guest/modules: another ftrace IPMODIFY user, a
 # livepatch) for the coexistence case.
-testmods=$SKM_OUT/build-$kver-testmods
+testmods=$work/testmods
 rm -rf "$testmods"
 mkdir -p "$testmods"
 cp "$SKM_ROOT"/scripts/guest/modules/* "$testmods"/

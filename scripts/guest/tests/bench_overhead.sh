@@ -134,8 +134,8 @@ for case in $CASES; do
 done
 server_stop
 # A little reclaim under memory.low, so that the reclaim hooks are timed
-# too: on the classic LRU (mem_cgroup_size) and on MGLRU (evict_folios).
-modprobe brd rd_nr=1 rd_size=65536 && modprobe crc32c_generic && modprobe ext4 ||
+# too: on the classic LRU and on MGLRU ($RECLAIM_SIZE_FN, and $EVICT_FN on 6.x).
+modprobe brd rd_nr=1 rd_size=65536 && modprobe_ext4 ||
 	fail "modprobe brd/ext4"
 mke2fs -q /dev/ram0 > /dev/null 2>&1 && mkdir -p /mnt/bench && mount -t ext4 /dev/ram0 /mnt/bench ||
 	fail "ext4 on brd"

@@ -43,15 +43,17 @@ skm_stat() {
 # The kernel functions skmemcg hooks (module/main.c; 7.x renamed the memcg
 # charge, binds an accepted child in __inet_accept() and has no
 # mem_cgroup_size(): module/sock_compat.h, module/vmscan_compat.h).
+# Reclaim: 7.x's apply_proportional_protection() serves both LRUs, 6.x has
+# mem_cgroup_size() for the classic LRU and evict_folios() for MGLRU.
 case $(uname -r) in
 7.*)
 	SK_CHARGE_FN=mem_cgroup_sk_charge ACCEPT_FN=__inet_accept
-	RECLAIM_SIZE_FN=lruvec_lru_size ;;
+	RECLAIM_SIZE_FN=apply_proportional_protection EVICT_FN= ;;
 *)
 	SK_CHARGE_FN=mem_cgroup_charge_skmem ACCEPT_FN=inet_csk_accept
-	RECLAIM_SIZE_FN=mem_cgroup_size ;;
+	RECLAIM_SIZE_FN=mem_cgroup_size EVICT_FN=evict_folios ;;
 esac
-HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN vmpressure $RECLAIM_SIZE_FN evict_folios mem_cgroup_css_free"
+HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN vmpressure $RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_free"
 NHOOKS=$(echo $HOOKED | wc -w)
 
 # hooked_functions: those of them in ftrace's enabled_functions.
@@ -89,4 +91,14 @@ flush_stocks() {
 		in_cgroup /sys/fs/cgroup/skm_flush taskset -c "$_cpu" skm-hog -r 1 -w 1 -t 1 > /dev/null
 	done
 	rmdir /sys/fs/cgroup/skm_flush
+}
+
+# modprobe_ext4: ext4, with crc32c_generic first where the kernel has it
+# (6.x's ext4 asks the crypto API for crc32c by name; 7.x's depends on what
+# it needs, and has no crc32c_generic).
+modprobe_ext4() {
+	if [ -n "$(find /lib/modules/"$(uname -r)" -name 'crc32c_generic.ko*')" ]; then
+		modprobe crc32c_generic || return 1
+	fi
+	modprobe ext4
 }

@@ -31,7 +31,7 @@ lru_gen_saved=$(cat /sys/kernel/mm/lru_gen/enabled)
 trap 'rm -f /tmp/rc.age; echo "$lru_gen_saved" > /sys/kernel/mm/lru_gen/enabled' EXIT
 
 modprobe brd rd_nr=1 rd_size=262144 || fail "modprobe brd"
-modprobe crc32c_generic && modprobe ext4 || fail "modprobe ext4"
+modprobe_ext4 || fail "modprobe ext4"
 mke2fs -q -b 4096 /dev/ram0 > /dev/null 2>&1 || fail "mke2fs"
 mkdir -p /mnt/rc && mount -t ext4 /dev/ram0 /mnt/rc || fail "mount"
 mkdir /mnt/rc/a /mnt/rc/b
