@@ -32,6 +32,17 @@ struct skm_orig {
 		STATIC_CALL_TRAMP_ADDR(skm_orig_##fn),			\
 	}
 
+/*
+ * SKM_CHECK_PROTO(fn, replacement): fail the build when a replacement's
+ * prototype is not that of the kernel function it stands in for, as the
+ * kernel's headers declare it (a kernel that adds a parameter, as 7.x did
+ * to vmpressure(), would otherwise see its arguments shifted). For
+ * functions the headers declare; static ones are checked by hand.
+ */
+#define SKM_CHECK_PROTO(fn, replacement)				\
+	static_assert(__same_type(&(fn), &(replacement)),		\
+		      #replacement " does not have the prototype of " #fn)
+
 /**
  * struct skm_hook - one kernel function replaced through ftrace
  * @name: the kernel symbol

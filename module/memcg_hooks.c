@@ -14,18 +14,31 @@
 #include "memcg_state.h"
 #include "throttle.h"
 
+#include <linux/vmpressure.h>
+
 SKM_DEFINE_ORIG(vmpressure, skm_vmpressure);
+SKM_CHECK_PROTO(vmpressure, skm_vmpressure);
 
 SKM_DEFINE_ORIG(mem_cgroup_css_free, skm_mem_cgroup_css_free);
 
+#ifdef SKM_HAVE_VMPRESSURE_ORDER
+void notrace skm_vmpressure(gfp_t gfp, int order, struct mem_cgroup *memcg,
+			    bool tree, unsigned long scanned,
+			    unsigned long reclaimed)
+#else
 void notrace skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			    unsigned long scanned, unsigned long reclaimed)
+#endif
 {
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
 	skm_hook_orig_in(&f);
+#ifdef SKM_HAVE_VMPRESSURE_ORDER
+	static_call(skm_orig_vmpressure)(gfp, order, memcg, tree, scanned, reclaimed);
+#else
 	static_call(skm_orig_vmpressure)(gfp, memcg, tree, scanned, reclaimed);
+#endif
 	skm_hook_orig_out(&f);
 	if (static_branch_unlikely(&skm_throttle_key))
 		skm_throttle_vmpressure(gfp, memcg, tree, scanned, reclaimed);

@@ -7,8 +7,14 @@
 
 #include "hooks.h"
 
+/* 7.x passes the reclaim order too (SKM_HAVE_VMPRESSURE_ORDER). */
+#ifdef SKM_HAVE_VMPRESSURE_ORDER
+void skm_vmpressure(gfp_t gfp, int order, struct mem_cgroup *memcg, bool tree,
+		    unsigned long scanned, unsigned long reclaimed);
+#else
 void skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 		    unsigned long scanned, unsigned long reclaimed);
+#endif
 void skm_mem_cgroup_css_free(struct cgroup_subsys_state *css);
 
 extern const struct skm_orig skm_vmpressure_orig;

@@ -54,6 +54,7 @@
 SKM_DEFINE_ORIG(apply_proportional_protection, skm_apply_proportional_protection);
 #else
 SKM_DEFINE_ORIG(mem_cgroup_size, skm_mem_cgroup_size);
+SKM_CHECK_PROTO(mem_cgroup_size, skm_mem_cgroup_size);
 #endif
 
 #ifndef SKM_FAMILY_7_3

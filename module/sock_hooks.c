@@ -17,6 +17,8 @@
  */
 #include <linux/sched/clock.h>
 #include <linux/static_call.h>
+#include <net/inet_common.h>
+#include <net/tcp.h>
 
 #include "exclusive.h"
 #include "hooks.h"
@@ -40,6 +42,24 @@ SKM_DEFINE_ORIG(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
 SKM_DEFINE_ORIG(inet_csk_accept, skm_inet_csk_accept);
 
 SKM_DEFINE_ORIG(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem_t);
+
+SKM_CHECK_PROTO(__sk_mem_raise_allocated, skm_sk_mem_raise_allocated);
+SKM_CHECK_PROTO(__sk_mem_reduce_allocated, skm_sk_mem_reduce_allocated);
+SKM_CHECK_PROTO(sk_forced_mem_schedule, skm_sk_forced_mem_schedule);
+SKM_CHECK_PROTO(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
+SKM_CHECK_PROTO(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+SKM_CHECK_PROTO(mem_cgroup_sk_charge, skm_mem_cgroup_charge_skmem);
+SKM_CHECK_PROTO(mem_cgroup_sk_uncharge, *(skm_mem_cgroup_uncharge_skmem_t *)NULL);
+#else
+SKM_CHECK_PROTO(mem_cgroup_charge_skmem, skm_mem_cgroup_charge_skmem);
+SKM_CHECK_PROTO(mem_cgroup_uncharge_skmem, *(skm_mem_cgroup_uncharge_skmem_t *)NULL);
+#endif
+#ifdef SKM_HAVE_SK_CHARGE
+SKM_CHECK_PROTO(__inet_accept, skm_inet_csk_accept);
+#else
+SKM_CHECK_PROTO(inet_csk_accept, skm_inet_csk_accept);
+#endif
 
 /*
  * Is @sk exclusive? With "instrument" on, the lookup is timed (local_clock()

@@ -14,9 +14,15 @@ mib=${PCPU_BENCH_MIB:-128}
 last=$(( $(grep -c ^processor /proc/cpuinfo) - 1 ))
 gib_x1000=$(( 2 * mib * 1000 / 1024 ))	# 2 connections, GiB x 1000
 per_gib() { echo $(( $1 * 1000 / gib_x1000 )); }
-run() { skm-wcount tcp_memory_allocated skm-tcp -b "$mib" -c 2 "$@" | sed -n 's/^writes=//p'; }
+# 7.x keeps tcp_memory_allocated in net_aligned_data, a cache line (64
+# bytes on x86_64) after net_cookie (include/net/aligned_data.h).
+case $(uname -r) in
+7.*) TCP_ALLOCATED=net_aligned_data+64 ;;
+*) TCP_ALLOCATED=tcp_memory_allocated ;;
+esac
+run() { skm-wcount $TCP_ALLOCATED skm-tcp -b "$mib" -c 2 "$@" | sed -n 's/^writes=//p'; }
 
-skm-wcount tcp_memory_allocated true > /dev/null || skip "no hardware watchpoint"
+skm-wcount $TCP_ALLOCATED true > /dev/null || skip "no hardware watchpoint"
 printf '%-8s %6s %14s %14s\n' reserve pages spread/GiB pinned/GiB
 for r in 256 auto 4096; do
 	load pcpu_rsv=$r

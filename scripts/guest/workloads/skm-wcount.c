@@ -3,10 +3,11 @@
  * skm-wcount: count the writes to one kernel variable while a command runs,
  * with a hardware data watchpoint on every CPU (perf, breakpoint events).
  *
- *   skm-wcount SYMBOL command [args...]
+ *   skm-wcount SYMBOL[+OFFSET] command [args...]
  *
- * SYMBOL is looked up in /proc/kallsyms (root, kptr_restrict < 2) and
- * watched for 8-byte writes, e.g. tcp_memory_allocated, which the kernel
+ * SYMBOL is looked up in /proc/kallsyms (root, kptr_restrict < 2) and the
+ * 8 bytes at OFFSET (decimal, default 0) from it are watched for writes,
+ * e.g. tcp_memory_allocated (net_aligned_data+64 on 7.x), which the kernel
  * writes exactly when a CPU folds its forward-alloc delta into it. The
  * command's own output passes through; then "writes=N" on its own line.
  * Exits with the command's status, or 2 when the watchpoint cannot be set.
@@ -48,18 +49,25 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	int fds[MAX_CPUS], ncpu, cpu, status;
-	unsigned long long addr, total = 0, n;
+	unsigned long long addr, offset = 0, total = 0, n;
+	char *plus;
 	pid_t pid;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: skm-wcount SYMBOL command [args...]\n");
 		return 2;
 	}
+	plus = strchr(argv[1], '+');
+	if (plus) {
+		*plus = '\0';
+		offset = strtoull(plus + 1, NULL, 10);
+	}
 	addr = kallsyms_addr(argv[1]);
 	if (!addr) {
 		fprintf(stderr, "skm-wcount: %s: no address in /proc/kallsyms\n", argv[1]);
 		return 2;
 	}
+	addr += offset;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu < 1 || ncpu > MAX_CPUS)
 		return 2;
