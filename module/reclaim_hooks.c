@@ -54,7 +54,9 @@
 SKM_DEFINE_ORIG(apply_proportional_protection, skm_apply_proportional_protection);
 #else
 SKM_DEFINE_ORIG(mem_cgroup_size, skm_mem_cgroup_size);
+#ifdef SKM_KERNEL_FAMILY	/* (a build for no family refuses to load) */
 SKM_CHECK_PROTO(mem_cgroup_size, skm_mem_cgroup_size);
+#endif
 #endif
 
 #ifndef SKM_FAMILY_7_3
