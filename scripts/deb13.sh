@@ -12,8 +12,9 @@
 # $SKM_CACHE/deb13 (outside the clone). "setup" installs, when missing, the
 # newest linux-image and linux-headers of the 7.x line that trixie-backports
 # offers (the third tested kernel) and the headers of Debian 13's own 6.12
-# (+deb13, a build target). The host's /var/cache/apt/archives is bound in,
-# so a package is downloaded once.
+# (+deb13, a build target). Packages are shared with the host's apt archive
+# through hard links (skm_debs_share, lib.sh), so a package is downloaded
+# once.
 #
 #   scripts/deb13.sh setup             make or update the root (needs root)
 #   scripts/deb13.sh root              print the root's path
@@ -33,7 +34,6 @@ in_root_sh='
 	shift 2
 	mount -t proc proc "$root/proc"
 	mount --bind /dev "$root/dev"
-	mount --bind /var/cache/apt/archives "$root/var/cache/apt/archives"
 	if [ -n "$dir" ]; then
 		mkdir -p "$root$dir"
 		mount --bind "$dir" "$root$dir"
@@ -119,10 +119,12 @@ setup() {
 	installed "linux-headers-$k612" || want+=("linux-headers-$k612")
 	if [ ${#want[@]} -gt 0 ]; then
 		skm_log "deb13: installing ${want[*]}"
+		skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
 		# The 7.x image needs linux-base >= 4.17, only in trixie-backports.
 		in_root "" apt-get install -y -q --no-install-recommends \
 			-t trixie-backports linux-base "${want[@]}" > "$SKM_OUT/deb13-install.log" 2>&1 ||
 			{ tail -n 20 "$SKM_OUT/deb13-install.log"; skm_die "installing ${want[*]} in the Debian 13 root failed"; }
+		skm_debs_share "$root/var/cache/apt/archives" /var/cache/apt/archives
 	fi
 	skm_log "deb13: root $root; kernels: $k7 (boot), $k612 (build)"
 }

@@ -10,8 +10,9 @@
 # Debian mirror this machine's apt sources use; the result is kept as a
 # tarball in $SKM_CACHE/fresh/ (made once, then unpacked each run). The
 # host's Debian apt sources for bookworm (bookworm-security serves the
-# kernel) are copied in, and the host's /var/cache/apt/archives is bound in,
-# so that packages are downloaded once for the host and the root alike.
+# kernel) are copied in, and the packages in the host's apt archive are
+# hard-linked in and the root's new ones back (skm_debs_share, lib.sh), so
+# that packages are downloaded once for the host and the root alike.
 # The tracked files of this tree, as they are in the working tree, are
 # copied to /root/skmemcg in the root, where scripts/setup.sh runs (as root,
 # without sudo), then "make" against every supported kernel setup installed.
@@ -86,7 +87,7 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 mount -t proc proc "$root/proc"
 mounts+=("$root/proc")
 bind /dev /dev
-bind /var/cache/apt/archives /var/cache/apt/archives
+skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
 
 mkdir -p "$root/root/skmemcg"
 (cd "$SKM_ROOT" && git ls-files -z | xargs -0 cp --parents -t "$root/root/skmemcg")
@@ -97,6 +98,7 @@ chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	bash -c 'cd /root/skmemcg && scripts/setup.sh' ||
 	skm_die "scripts/setup.sh failed in a fresh Debian 12 root"
+skm_debs_share "$root/var/cache/apt/archives" /var/cache/apt/archives
 skm_log "fresh: setup took $(( $(date +%s) - t0 ))s"
 
 # make against each supported kernel setup installed (skm_kvers, in the root).

@@ -50,6 +50,22 @@ skm_kver_612() {
 	skm_newest_kver '/boot/vmlinuz-6.12.*+deb12-amd64'
 }
 
+# skm_debs_share FROM TO: the .deb files of apt archive folder FROM that TO
+# lacks, hard-linked into TO (copied across file systems). A root made
+# here gets the host's downloaded packages this way, and gives back what it
+# downloaded, instead of sharing the host's /var/cache/apt/archives through
+# a bind mount: a bind shares apt's lock on it too, and an apt running on
+# the host at the same time (an upgrade, another test) then fails the
+# root's with "Could not get lock /var/cache/apt/archives/lock".
+skm_debs_share() {
+	local f
+	mkdir -p "$2"
+	for f in "$1"/*.deb; do
+		[ -e "$f" ] || continue
+		[ -e "$2/${f##*/}" ] || ln "$f" "$2/" 2>/dev/null || cp "$f" "$2/"
+	done
+}
+
 # The Debian 13 root that builds for Debian 13's kernels (scripts/deb13.sh).
 skm_deb13_root() {
 	echo "$SKM_CACHE/deb13"
