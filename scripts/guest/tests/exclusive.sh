@@ -8,13 +8,12 @@
 # the module loaded and with rmmod in the middle of traffic; the backstop.
 . /tests/lib.sh
 . /tests/lib_burst.sh
+. /tests/lib_sockmem.sh
 
-sockstat_mem() { awk '$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat; }
 pressures() {
 	awk '$1 == "TcpExt:" { if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1 }
 		else for (i = 2; i <= NF; i++) if (n[i] == "TCPMemoryPressures") print $i }' /proc/net/netstat
 }
-memcg_sock() { awk '$1 == "sock" { print $2 }' "$1/memory.stat"; }
 # rxq: bytes queued at established receivers, summed, from /proc/net/tcp
 rxq() {
 	sum=0
@@ -23,13 +22,9 @@ rxq() {
 	done
 	echo $sum
 }
-ncpu=$(grep -c ^processor /proc/cpuinfo)
-reserve=$((256 * ncpu))	# per-CPU forward-alloc reserve, pages
-
-# Restore tcp_mem however the case ends: later cases need the default.
-tcp_mem_saved=$(cat /proc/sys/net/ipv4/tcp_mem)
-trap 'echo "$tcp_mem_saved" > /proc/sys/net/ipv4/tcp_mem' EXIT
-echo 1000 1000 1000 > /proc/sys/net/ipv4/tcp_mem
+# Restore tcp_mem however the case ends.
+trap tcp_mem_restore EXIT
+tcp_mem_tight
 cg=/sys/fs/cgroup/ex
 mkdir "$cg"
 load
@@ -79,17 +74,6 @@ note "made before: sockstat_mem=$m exclusive_sockets=$(skm_stat exclusive_socket
 expect_eq "exclusive sockets" "$(skm_stat exclusive_sockets)" 0
 wait $old
 
-# expect_baseline WHEN: every socket closed, sockstat mem is back to the
-# baseline within the per-CPU reserve and the memcg holds no socket memory.
-expect_baseline() {
-	sleep 1
-	m=$(sockstat_mem)
-	note "$1: sockstat_mem=$m (baseline $base) memcg_sock=$(memcg_sock $cg)"
-	[ $((m - base)) -le $reserve ] && [ $((base - m)) -le $reserve ] ||
-		fail "$1: sockstat mem $m vs baseline $base"
-	expect_eq "$1: memcg sock" "$(memcg_sock $cg)" 0
-}
-
 # After close, everything is back (module loaded throughout).
 expect_baseline "after close"
 expect_eq "exclusive pages after close" "$(skm_stat exclusive_pages)" 0
@@ -99,10 +83,7 @@ expect_eq "exclusive pages after close" "$(skm_stat exclusive_pages)" 0
 in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
 b=$!
 sleep 2
-held=$(skm_stat exclusive_pages)
-unload
-note "rmmod with $held exclusive pages live: $(dmesg | grep 'handed' | tail -n 1)"
-[ "$held" -gt 0 ] || fail "no exclusive pages at rmmod"
+unload_holding
 wait $b
 expect_baseline "after rmmod and close"
 

@@ -15,36 +15,27 @@
 
 BYPASS=/proc/sys/net/core/bypass_prot_mem
 [ -e $BYPASS ] || skip "no net.core.bypass_prot_mem in this kernel"
+. /tests/lib_sockmem.sh
 
-sockstat_mem() { awk '$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat; }
-memcg_sock() { awk '$1 == "sock" { print $2 }' "$1/memory.stat"; }
-ncpu=$(grep -c ^processor /proc/cpuinfo)
-reserve=$((256 * ncpu))	# per-CPU forward-alloc reserve, pages
-
-tcp_mem_saved=$(cat /proc/sys/net/ipv4/tcp_mem)
-trap 'echo "$tcp_mem_saved" > /proc/sys/net/ipv4/tcp_mem; echo 0 > $BYPASS' EXIT
-echo 1000 1000 1000 > /proc/sys/net/ipv4/tcp_mem
+trap 'tcp_mem_restore; echo 0 > $BYPASS' EXIT
+tcp_mem_tight
 cg=/sys/fs/cgroup/bp
 mkdir "$cg"
 load
 printf '+/bp' | skm-write $DBG/exclusive_cgroups > /dev/null
 base=$(sockstat_mem)
 
-# expect_baseline WHEN: as in the exclusive case.
-expect_baseline() {
-	sleep 1
-	m=$(sockstat_mem)
-	note "$1: sockstat_mem=$m (baseline $base) memcg_sock=$(memcg_sock $cg)"
-	[ $((m - base)) -le $reserve ] && [ $((base - m)) -le $reserve ] ||
-		fail "$1: sockstat mem $m vs baseline $base"
-	expect_eq "$1: memcg sock" "$(memcg_sock $cg)" 0
+# burst_live: 16 pairs in the cgroup sending without reading, for 4 s
+# ($b); returns once they hold their memory.
+burst_live() {
+	in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
+	b=$!
+	sleep 3
 }
 
 # Bypassing sockets in an exclusive cgroup: the kernel's, not skmemcg's.
 echo 1 > $BYPASS
-in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
-b=$!
-sleep 3
+burst_live
 m=$(sockstat_mem) s=$(memcg_sock $cg)
 n=$(skm_stat exclusive_sockets) p=$(skm_stat exclusive_pages)
 note "bypass: sockstat_mem=$m memcg_sock=$s exclusive_sockets=$n exclusive_pages=$p"
@@ -56,9 +47,7 @@ expect_baseline "bypass: after close"
 
 # The sysctl back at 0: new sockets of the cgroup are exclusive again.
 echo 0 > $BYPASS
-in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
-b=$!
-sleep 3
+burst_live
 n=$(skm_stat exclusive_sockets) m=$(sockstat_mem)
 note "no bypass: sockstat_mem=$m exclusive_sockets=$n"
 [ "$n" -gt 0 ] || fail "no bypass: no exclusive socket"
@@ -75,9 +64,6 @@ echo 0 > $BYPASS
 in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 4 > /dev/null &
 b2=$!
 sleep 2
-held=$(skm_stat exclusive_pages)
-unload
-note "rmmod with $held exclusive pages and bypassing sockets live: $(dmesg | grep 'handed' | tail -n 1)"
-[ "$held" -gt 0 ] || fail "no exclusive pages at rmmod"
+unload_holding " and bypassing sockets"
 wait $b1 $b2
 expect_baseline "both, after rmmod and close"
