@@ -3,6 +3,7 @@
 # make                 build skmemcg.ko against KDIR
 # make C=2             the same, with sparse on every file
 # make checkpatch      scripts/checkpatch.pl --strict on our sources
+# make doccheck        the docs' links, knobs and README length (scripts/doccheck.sh)
 # make kunit           KUnit suites in UML
 # make test            everything the README's test command runs
 # make demo            the README's demo in the VM
@@ -30,6 +31,9 @@ clean:
 checkpatch:
 	scripts/checkpatch.sh
 
+doccheck:
+	scripts/doccheck.sh
+
 kunit:
 	scripts/kunit.sh
 
@@ -48,4 +52,4 @@ check-debug:
 check-testbed:
 	scripts/test.sh testbed
 
-.PHONY: all modules clean checkpatch kunit test demo bench check-debug check-testbed
+.PHONY: all modules clean checkpatch doccheck kunit test demo bench check-debug check-testbed

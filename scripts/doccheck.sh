@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The documentation's check (a host stage of scripts/test.sh; make doccheck):
+#
+#  links  every relative link and image in README.md and docs/*.md names a
+#         file that exists, and a #anchor into a Markdown file names one of
+#         its headings, slugged as GitHub does (lower case; characters other
+#         than letters, digits, space, - and _ dropped; spaces to -; the
+#         second heading with the same slug gets -1, the third -2). Links
+#         inside code (fenced blocks, `spans`) are not links.
+#  knobs  every module parameter (module_param*() in module/*.c), every
+#         debugfs file created under a literal name (debugfs_create_*() in
+#         module/*.c; the knob files are named after the parameters) and
+#         every tracepoint (TRACE_EVENT() in module/trace.h, as
+#         SYSTEM:NAME) appears in README.md or docs/*.md in backquotes, as
+#         `name`; and every name in the first column of README's parameter
+#         table is a module parameter.
+#  size   README.md has at most SKM_README_MAX_LINES (300) lines.
+#
+# Prints each problem as FILE:LINE: what, then
+# "doccheck: N links, N knobs, N problems". Exit 0 only if there is none.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh disable=SC1091
+. "$(dirname "$0")/lib.sh"
+shopt -s nullglob
+
+readme_max=${SKM_README_MAX_LINES:-300}
+
+cd "$SKM_ROOT"
+docs=(README.md docs/*.md)
+n_links=0
+n_knobs=0
+n_problems=0
+
+problem() {
+	printf '%s\n' "$*"
+	n_problems=$((n_problems + 1))
+}
+
+# md_links FILE: "LINE<TAB>TARGET" for each link and image in FILE, and
+# for each reference definition ("[label]: target"), outside code.
+md_links() {
+	awk '
+	/^[ \t]*(```|~~~)/ { fence = !fence; next }
+	fence { next }
+	{
+		line = $0
+		gsub(/`[^`]*`/, "", line)
+		if (line ~ /^ *\[[^]]+\]:[ \t]+[^ \t]/) {
+			t = line
+			sub(/^ *\[[^]]+\]:[ \t]+/, "", t)
+			sub(/[ \t].*$/, "", t)
+			print FNR "\t" t
+			next
+		}
+		while (match(line, /[]][(][^) \t]+/)) {
+			t = substr(line, RSTART + 2, RLENGTH - 2)
+			sub(/^</, "", t)
+			sub(/>$/, "", t)
+			print FNR "\t" t
+			line = substr(line, RSTART + RLENGTH)
+		}
+	}' "$1"
+}
+
+# md_anchors FILE: the anchor of each heading in FILE, one a line.
+md_anchors() {
+	local text slug
+	local -A seen=()
+	while IFS= read -r text; do
+		slug=$(printf '%s' "$text" | sed -E 's/\]\([^)]*\)//g' |
+			tr '[:upper:]' '[:lower:]' | LC_ALL=C sed -E 's/[^a-z0-9 _-]//g; s/ /-/g')
+		[ -n "$slug" ] || continue
+		if [[ -v seen[$slug] ]]; then
+			seen[$slug]=$((seen[$slug] + 1))
+			echo "$slug-${seen[$slug]}"
+		else
+			seen[$slug]=0
+			echo "$slug"
+		fi
+	done < <(awk '
+		/^[ \t]*(```|~~~)/ { fence = !fence; next }
+		fence { next }
+		/^#+ / {
+			sub(/^#+ +/, "")
+			sub(/ +#+ *$/, "")
+			sub(/ +$/, "")
+			print
+		}' "$1")
+}
+
+# --- links
+declare -A anchors_of=()
+for f in "${docs[@]}"; do
+	dir=$(dirname "$f")
+	while IFS=$'\t' read -r lineno target; do
+		case $target in
+		*://* | mailto:*) continue ;;
+		esac
+		n_links=$((n_links + 1))
+		path=${target%%#*}
+		anchor=
+		[[ $target != *'#'* ]] || anchor=${target#*#}
+		if [ -z "$path" ]; then
+			file=$f
+		elif [ "$dir" = . ]; then
+			file=$path
+		else
+			file=$dir/$path
+		fi
+		if [ ! -e "$file" ]; then
+			problem "$f:$lineno: link $target: no file $file"
+			continue
+		fi
+		[ -n "$anchor" ] || continue
+		if [[ $file != *.md ]]; then
+			problem "$f:$lineno: link $target: an anchor into a file that is not Markdown"
+			continue
+		fi
+		[[ -v anchors_of[$file] ]] || anchors_of[$file]=$(md_anchors "$file")
+		grep -qxF -- "$anchor" <<< "${anchors_of[$file]}" ||
+			problem "$f:$lineno: link $target: no heading in $file has the anchor #$anchor"
+	done < <(md_links "$f")
+done
+
+# --- knobs
+mapfile -t params < <(sed -nE \
+	's/^[[:space:]]*module_param(_cb|_named|_array|_array_named|_string|_unsafe|_hw)?\(([A-Za-z0-9_]+),.*/\2/p' \
+	module/*.c | sort -u)
+[ ${#params[@]} -gt 0 ] || skm_die "no module_param*() found in module/*.c"
+mapfile -t dfiles < <(grep -ohE 'debugfs_create_[a-z0-9_]+\("[^"]+"' module/*.c |
+	sed -E 's/^[^"]*"//; s/"$//' | sort -u)
+[ ${#dfiles[@]} -gt 0 ] || skm_die "no debugfs_create_*() with a literal name in module/*.c"
+system=$(sed -nE 's/^#define TRACE_SYSTEM[[:space:]]+([A-Za-z0-9_]+).*/\1/p' module/trace.h)
+mapfile -t tps < <(sed -nE "s/^TRACE_EVENT\(([A-Za-z0-9_]+),.*/$system:\1/p" module/trace.h)
+
+for name in "${params[@]}" "${dfiles[@]}" "${tps[@]}"; do
+	n_knobs=$((n_knobs + 1))
+	grep -qF -- "\`$name\`" "${docs[@]}" ||
+		problem "module/: \`$name\` is in the code but in no doc (README.md, docs/*.md)"
+done
+
+# README's parameter table: the rows after its "| parameter |" header.
+while IFS=$'\t' read -r lineno name; do
+	printf '%s\n' "${params[@]}" | grep -qxF -- "$name" ||
+		problem "README.md:$lineno: parameter \`$name\` is in the table but not in module/*.c"
+done < <(awk '
+	/^\| parameter \|/ { table = 1; next }
+	table && !/^\|/ { table = 0 }
+	table && /^\| `[^`]+`/ {
+		name = $0
+		sub(/^\| `/, "", name)
+		sub(/`.*$/, "", name)
+		print FNR "\t" name
+	}' README.md)
+
+# --- size
+lines=$(wc -l < README.md)
+[ "$lines" -le "$readme_max" ] ||
+	problem "README.md: $lines lines, more than $readme_max"
+
+echo "doccheck: $n_links links, $n_knobs knobs, $n_problems problems"
+if [ "$n_problems" -gt 0 ]; then
+	exit 1
+fi
