@@ -112,6 +112,7 @@ for kver in $builds; do
 done
 stage sparse sparse_check "/lib/modules/$kver_first/build"
 stage checkpatch "$SKM_ROOT/scripts/checkpatch.sh"
+stage doccheck "$SKM_ROOT/scripts/doccheck.sh"
 for kver in $kvers; do
 	skm_in_deb13 "$kver" && continue	# DKMS of the host builds for the host's kernels
 	stage "dkms-$kver" "$SKM_ROOT/scripts/dkms-test.sh" "$kver"
