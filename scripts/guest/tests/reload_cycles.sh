@@ -162,16 +162,23 @@ done
 note "slowest rmmod under traffic: ${unload_max}s"
 note "after $SKM_CYCLES cycles: TCP mem $tcp0 -> $tcp, UDP mem $udp0 -> $udp pages (slack $slack)"
 # memory.stat is flushed from per-CPU deltas every 2 s by a deferrable
-# timer, or on a read once enough updates are pending: an idle guest can
-# show a stale "sock". flush_stocks' charges make the next read flush.
+# timer (which an idle CPU may never fire), or on a read once enough updates
+# are pending: an idle guest can show a stale "sock". Since 6.8 "enough" is
+# counted per subtree (memcg_vmstats_needs_flush()), so charges elsewhere do
+# not help: memcg_stats_flush charges inside the cgroup read, on every CPU.
+memcg_stats_flush() {
+	for _cpu in $(seq 0 $((ncpu - 1))); do
+		in_cgroup "$1" taskset -c "$_cpu" skm-hog -r 1 -w 1 -t 1 > /dev/null
+	done
+}
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
 	n=0
 	while [ "$(memcg_sock "$CG/$c")" != 0 ]; do
 		n=$((n + 1))
 		[ $n -lt 100 ] || fail "$c: memory.stat sock $(memcg_sock "$CG/$c") after all its sockets closed"
 		if [ $((n % 30)) -eq 29 ]; then
-			note "$c: memory.stat sock $(memcg_sock "$CG/$c") after $((n / 10)) s; charging elsewhere to flush the stats"
-			flush_stocks
+			note "$c: memory.stat sock $(memcg_sock "$CG/$c") after $((n / 10)) s; charging in it to flush the stats"
+			memcg_stats_flush "$CG/$c"
 		fi
 		sleep 0.1
 	done
