@@ -27,6 +27,7 @@
 #include "debugfs.h"
 #include "exclusive.h"
 #include "hook_time.h"
+#include "hooks.h"
 #include "memcg_state.h"
 #include "pcpu_rsv.h"
 #include "stats.h"
@@ -35,7 +36,6 @@
 #define SKM_KNOB_WRITE_MAX	256
 
 static struct dentry *skm_debugfs_dir;
-static unsigned int skm_debugfs_hooks_installed;
 
 static ssize_t skm_knob_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
@@ -91,7 +91,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 {
 	enum skm_stat stat;
 
-	seq_printf(m, "hooks_installed %u\n", skm_debugfs_hooks_installed);
+	seq_printf(m, "hooks_installed %u\n", skm_hooks_installed());
 	for (stat = 0; stat < SKM_STAT_NR; stat++)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
 	skm_excl_show_stats(m);
@@ -111,17 +111,15 @@ DEFINE_SHOW_ATTRIBUTE(skm_hook_times);
 
 /**
  * skm_debugfs_init() - create /sys/kernel/debug/skmemcg and its files
- * @hooks_installed: reported in "stats"
  *
  * Like all debugfs users, a failure here is not fatal: tuning still works
  * through /sys/module/skmemcg/parameters.
  */
-void skm_debugfs_init(unsigned int hooks_installed)
+void skm_debugfs_init(void)
 {
 	const struct kernel_param *kp = THIS_MODULE->kp;
 	unsigned int i;
 
-	skm_debugfs_hooks_installed = hooks_installed;
 	skm_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 
 	for (i = 0; i < THIS_MODULE->num_kp; i++) {

@@ -2,7 +2,7 @@
 #ifndef _SKMEMCG_DEBUGFS_H
 #define _SKMEMCG_DEBUGFS_H
 
-void skm_debugfs_init(unsigned int hooks_installed);
+void skm_debugfs_init(void);
 void skm_debugfs_exit(void);
 
 #endif /* _SKMEMCG_DEBUGFS_H */

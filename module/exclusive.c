@@ -170,6 +170,12 @@ static void skm_excl_from_global(struct skm_excl_sk *es, long pages)
 	atomic_long_add(pages, &es->pages);
 }
 
+/* Does exclusive_cgroups list any cgroup? */
+bool skm_excl_cgroups_listed_any(void)
+{
+	return atomic_read(&skm_excl_nr_cgs) > 0;
+}
+
 /* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 {
@@ -466,7 +472,9 @@ void skm_excl_forget_cgroup(struct mem_cgroup *memcg)
 	hash_for_each_possible(skm_excl_cgs, cg, node, id) {
 		if (cg->id == id) {
 			hash_del_rcu(&cg->node);
-			atomic_dec(&skm_excl_nr_cgs);
+			/* The last one: the policy may go off, not from here. */
+			if (atomic_dec_and_test(&skm_excl_nr_cgs))
+				skm_policies_apply_async();
 			kfree_rcu(cg, rcu);
 			break;
 		}
@@ -572,6 +580,8 @@ static int skm_excl_cgroups_update(bool add, const char *path)
 		cg->id = id;
 		hash_add_rcu(skm_excl_cgs, &cg->node, id);
 		atomic_inc(&skm_excl_nr_cgs);
+		mutex_unlock(&skm_excl_cgs_lock);
+		return 1;	/* new: the caller may have to take it out again */
 	} else if (!add && found) {
 		hash_del_rcu(&found->node);
 		atomic_dec(&skm_excl_nr_cgs);
@@ -579,6 +589,35 @@ static int skm_excl_cgroups_update(bool add, const char *path)
 	}
 	mutex_unlock(&skm_excl_cgs_lock);
 	return 0;
+}
+
+/**
+ * skm_excl_cgroups_prune() - drop listed cgroups that no longer exist
+ *
+ * The mem_cgroup_css_free hook drops them while a policy is on; with none
+ * on, they stay until this runs (before each decision what to hook).
+ */
+void skm_excl_cgroups_prune(void)
+{
+	struct hlist_node *tmp;
+	struct skm_excl_cg *cg;
+	struct cgroup *cgrp;
+	int bkt;
+
+	if (!atomic_read(&skm_excl_nr_cgs))
+		return;
+	mutex_lock(&skm_excl_cgs_lock);
+	hash_for_each_safe(skm_excl_cgs, bkt, tmp, cg, node) {
+		cgrp = cgroup_get_from_id(cg->id);
+		if (!IS_ERR(cgrp)) {
+			cgroup_put(cgrp);
+			continue;
+		}
+		hash_del_rcu(&cg->node);
+		atomic_dec(&skm_excl_nr_cgs);
+		kfree_rcu(cg, rcu);
+	}
+	mutex_unlock(&skm_excl_cgs_lock);
 }
 
 /*
@@ -603,6 +642,17 @@ static int skm_excl_cgroups_set(const char *val)
 		ret = -EINVAL;
 	else
 		ret = skm_excl_cgroups_update(buf[0] == '+', path);
+	/*
+	 * Hooking fails only when the list went from empty to one entry:
+	 * then take the new entry out again, so that nothing is half-applied.
+	 */
+	if (ret >= 0) {
+		bool added = ret > 0;
+
+		ret = skm_policies_apply("exclusive_cgroups left as it was");
+		if (ret && added)
+			skm_excl_cgroups_update(false, path);
+	}
 	kfree(buf);
 	return ret;
 }
@@ -618,10 +668,13 @@ static ssize_t skm_excl_cgroups_write(struct file *file, const char __user *ubuf
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	if (strlen(buf) != count)
+	if (strlen(buf) != count) {
 		ret = -EINVAL;	/* an embedded NUL */
-	else
+	} else {
+		kernel_param_lock(THIS_MODULE);	/* as the parameter's setter */
 		ret = skm_excl_cgroups_set(buf);
+		kernel_param_unlock(THIS_MODULE);
+	}
 	kfree(buf);
 	if (ret)
 		return ret;

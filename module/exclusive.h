@@ -44,6 +44,8 @@ int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
 void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
 
+bool skm_excl_cgroups_listed_any(void);
+void skm_excl_cgroups_prune(void);
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 bool skm_excl_cgroup_exclusive(struct cgroup *cgrp);
 void skm_excl_show_stats(struct seq_file *m);

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hook framework: a table of kernel functions replaced through ftrace.
+ * The hook framework: kernel functions replaced through ftrace, installed
+ * per policy.
  *
- * Each hook is an IPMODIFY ftrace_ops filtered on one function. Its callback
- * rewrites the return address of the ftrace trampoline so that the call lands
- * in our replacement instead. The replacement calls the original through a
- * static call (a direct call, patched at load) just past its ftrace site: the
- * original runs without a second pass through ftrace, so a hooked call costs
- * one trampoline, not two, and needs no recursion check. Never through a
+ * IPMODIFY ftrace_ops whose filters hold the functions the policies that
+ * are on need (each hook names its policies): one registered by each
+ * transition that added functions, holding those. Their one callback finds
+ * the hook by the ftrace site it is called for and rewrites the return
+ * address of the ftrace trampoline so that the call lands in our
+ * replacement instead. The replacement calls the original through a static call (a
+ * direct call, patched at load) just past its ftrace site: the original runs
+ * without a second pass through ftrace, so a hooked call costs one
+ * trampoline, not two, and needs no recursion check. Never through a
  * function pointer: on kernels built with CONFIG_X86_KERNEL_IBT most of the
  * functions we hook are sealed at boot (their ENDBR is overwritten because
  * nothing in the kernel calls them indirectly), and an indirect call to them
@@ -16,37 +20,48 @@
  * the instructions before it (ENDBR alone) do nothing to skip. Other tracers
  * of a hooked function see the kernel's calls of it, not ours.
  *
- * The callback only reads a static key and sets the return address: it
- * calls nothing and cannot recurse, so it goes without ftrace's recursion
- * wrapper (FTRACE_OPS_FL_RECURSION would put ftrace_ops_assist_func in
- * front of it), and, where the kernel has ftrace_regs
+ * The callback only compares the site with at most SKM_HOOKS_MAX others,
+ * reads a mask and sets the return address: it calls nothing and cannot
+ * recurse, so it goes without ftrace's recursion wrapper
+ * (FTRACE_OPS_FL_RECURSION would put ftrace_ops_assist_func in front of
+ * it), and, where the kernel has ftrace_regs
  * (CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS, x86 since 5.11), it asks for the
  * light trampoline rather than a full pt_regs save, as livepatch does.
  *
  * Lifecycle, as kernel/livepatch/patch.c does it:
- * - resolve every symbol first; if any is missing, log one line naming all
- *   of them and install nothing;
- * - register hooks one by one; if one fails, unregister those already done;
- * - only once all are in, let them act: until then (and again from the
- *   start of removal) every hook but the "always" ones passes its calls
- *   straight to the original. Policies span several functions: a socket
- *   made memcg-exclusive by the mem_cgroup_sk_alloc hook must have its free
- *   seen by the mem_cgroup_sk_free hook, or its state outlives it and a
- *   later socket at the same address inherits it (found by the cycles test:
- *   a child socket with no memcg yet charged as exclusive, a NULL memcg);
- * - on removal, unregister all, then wait until no task can be inside our
- *   code: RCU-tasks for the trampoline and the first instructions of a
+ * - at load, resolve every symbol of every policy, whether on or not; if
+ *   any is missing, log one line naming all of them and install nothing;
+ * - a transition (a policy turned on or off, "enabled", load, unload)
+ *   registers one ops with the functions it adds, all at once, and takes
+ *   those it drops out of their ops' filters (an ops left with none is
+ *   unregistered). Only registration lets a BPF trampoline already on a
+ *   function share it (prepare_direct_functions_for_ipmodify()), hence a
+ *   new ops rather than a bigger filter. If adding fails, nothing changed;
+ *   dropping cannot fail (a function that would not come out stays, inert);
+ * - a policy's hooks act together: a hook redirects only for the policies
+ *   in skm_hooks_live, which a policy joins once the filter holds all its
+ *   functions and leaves before any of them goes. Policies span several
+ *   functions: a socket made memcg-exclusive by the mem_cgroup_sk_alloc
+ *   hook must have its free seen by the mem_cgroup_sk_free hook, or its
+ *   state outlives it and a later socket at the same address inherits it
+ *   (found by the cycles test: a child socket with no memcg yet charged as
+ *   exclusive, a NULL memcg). A replacement shared by policies asks
+ *   skm_policy_live() before acting for one;
+ * - whoever frees a policy's state after it went off (and unload) first
+ *   waits until no task can be inside our code (skm_hooks_quiesce()):
+ *   RCU-tasks for the trampoline and the first instructions of a
  *   replacement, SRCU for tasks sleeping in an original called from a
  *   replacement, RCU-tasks again for the last instructions after it.
  *
  * FTRACE_OPS_FL_PERMANENT makes "sysctl kernel.ftrace_enabled=0" fail while
- * the hooks are in, instead of silently turning every policy off.
+ * hooks are in, instead of silently turning every policy off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate_wait.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
@@ -60,45 +75,97 @@
 
 DEFINE_SRCU(skm_hook_srcu);
 
-/* On while the whole table is installed; see the lifecycle above. */
-static DEFINE_STATIC_KEY_FALSE(skm_hooks_live_key);
+/* The hooks of a table, at most this many. */
+#define SKM_HOOKS_MAX	16
+
+/* Policies whose hooks are all in; see the lifecycle above. */
+unsigned int skm_hooks_live __read_mostly;
+
+static struct skm_hook *skm_hooks __read_mostly;
+static unsigned int skm_hooks_nr __read_mostly;
+/* The ftrace sites the callback compares, in the table's order. */
+static unsigned long skm_hook_sites[SKM_HOOKS_MAX] __read_mostly;
 
 static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct skm_hook *hook = container_of(ops, struct skm_hook, ops);
+	unsigned int live = READ_ONCE(skm_hooks_live), i;
+	const struct skm_hook *hook;
 
-	if (!hook->always && (!static_branch_likely(&skm_hooks_live_key) ||
-			      !static_branch_likely(&skm_enabled_key)))
+	for (i = 0; i < skm_hooks_nr; i++) {
+		if (skm_hook_sites[i] != ip)
+			continue;
+		hook = &skm_hooks[i];
+		if (hook->policies & live)
+			ftrace_regs_set_instruction_pointer(fregs,
+							    (unsigned long)hook->replacement);
 		return;
-	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)hook->replacement);
+	}
 }
+
+/* As livepatch: with ftrace_regs, the light trampoline can change RIP. */
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#define SKM_OPS_FLAGS	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT)
+#else
+#define SKM_OPS_FLAGS	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT | \
+			 FTRACE_OPS_FL_SAVE_REGS)
+#endif
+
+/*
+ * The ops that hold the hooks: each transition that adds functions
+ * registers one more with exactly those (only registration prepares a BPF
+ * trampoline already on a function to share it with an IPMODIFY user, a
+ * filter change does not); each keeps them until no policy needs them,
+ * and is unregistered once it holds none. Every hook is in at most one,
+ * so no more are ever registered than there are hooks. All share one
+ * callback. Under skm_hooks_lock.
+ */
+static struct ftrace_ops skm_ops[SKM_HOOKS_MAX];
+static unsigned int skm_ops_nr_in[SKM_HOOKS_MAX];	/* hooks each holds */
+static int skm_hook_ops[SKM_HOOKS_MAX];		/* the ops of a hook, or -1 */
+static unsigned int skm_hooks_in;		/* policies, last transition */
+static unsigned int skm_hooks_nr_in;		/* hooks installed */
+static int *skm_ftrace_enabled;			/* the sysctl, for errors */
+static struct ftrace_ops skm_probe_ops;		/* finds who owns what */
+static DEFINE_MUTEX(skm_hooks_lock);
 
 typedef unsigned long skm_ftrace_location_t(unsigned long ip);
 DEFINE_STATIC_CALL_NULL(skm_ftrace_location, skm_ftrace_location_t);
 
 /*
- * Where a replacement calls the original of @hook: just past its ftrace
- * site, which must be at the entry or right after its ENDBR; 0 if not.
+ * The ftrace site of @hook: at the entry or right after its ENDBR; 0 if
+ * not there.
  */
-static unsigned long skm_hook_orig_target(const struct skm_hook *hook)
+static unsigned long skm_hook_site(const struct skm_hook *hook)
 {
 	unsigned long site = static_call(skm_ftrace_location)(hook->addr);
 
 	if (!site || site < hook->addr ||
 	    site - hook->addr > (IS_ENABLED(CONFIG_X86_KERNEL_IBT) ? ENDBR_INSN_SIZE : 0))
 		return 0;
-	return site + MCOUNT_INSN_SIZE;
+	return site;
 }
 
-static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
+/**
+ * skm_hooks_init() - resolve a table of hooks; install none
+ * @hooks: the table, which must outlive every hook
+ * @nr: its length, at most SKM_HOOKS_MAX
+ *
+ * Every symbol is resolved and every static call to an original set, so
+ * that turning a policy on later cannot fail for a missing function.
+ *
+ * Return: 0, or an error with one line in the log naming what is missing.
+ */
+int skm_hooks_init(struct skm_hook *hooks, unsigned int nr)
 {
 	unsigned long ftrace_location_addr = skm_ksym_lookup("ftrace_location");
 	char missing[256] = "";
 	size_t len = 0;
 	unsigned int i;
 
+	if (WARN_ON(nr > SKM_HOOKS_MAX))
+		return -E2BIG;
 	if (!ftrace_location_addr)
 		len = scnprintf(missing, sizeof(missing), "ftrace_location");
 
@@ -125,101 +192,229 @@ static int skm_hooks_resolve(struct skm_hook *hooks, unsigned int nr)
 		hook->orig_target = hook->addr;		/* SKM_CALL: its entry */
 		if (!hook->replacement)
 			continue;
-		hook->orig_target = skm_hook_orig_target(hook);
-		if (!hook->orig_target) {
+		hook->site = skm_hook_site(hook);
+		if (!hook->site) {
 			pr_err("%s has no ftrace site at its entry; not loading\n",
 			       hook->name);
 			return -EINVAL;
 		}
+		hook->orig_target = hook->site + MCOUNT_INSN_SIZE;
 	}
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		__static_call_update(hooks[i].orig->key, hooks[i].orig->tramp,
 				     (void *)hooks[i].orig_target);
-	return 0;
-}
-
-static int skm_hook_register(struct skm_hook *hook)
-{
-	int ret;
-
-	if (!hook->replacement)
-		return 0;	/* SKM_CALL: resolved only */
-	hook->ops.func = skm_hook_redirect;
-	hook->ops.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT;
-	/* As livepatch: with ftrace_regs, the light trampoline can change RIP. */
-	if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
-		hook->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
-
-	if (skm_test_fail_install && !strcmp(hook->name, skm_test_fail_install))
-		return -EIO;
-
-	ret = ftrace_set_filter_ip(&hook->ops, hook->addr, 0, 0);
-	if (ret)
-		return ret;
-	ret = register_ftrace_function(&hook->ops);
-	if (ret) {
-		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
-		return ret;
+		skm_hook_sites[i] = hooks[i].site;	/* 0 for SKM_CALL */
+		skm_hook_ops[i] = -1;
 	}
-	hook->installed = true;
+	for (i = 0; i < SKM_HOOKS_MAX; i++) {
+		skm_ops[i].func = skm_hook_redirect;
+		skm_ops[i].flags = SKM_OPS_FLAGS;
+	}
+	skm_probe_ops.func = skm_hook_redirect;
+	skm_probe_ops.flags = SKM_OPS_FLAGS & ~FTRACE_OPS_FL_PERMANENT;
+	skm_ftrace_enabled = (int *)skm_ksym_lookup("ftrace_enabled");
+	skm_hooks = hooks;
+	WRITE_ONCE(skm_hooks_nr, nr);
 	return 0;
 }
 
 /**
- * skm_hooks_install() - resolve and install a table of hooks, all or nothing
- * @hooks: the table
- * @nr: its length
- *
- * Return: 0 with every hook installed, or an error with none installed and
- * one line in the log naming what failed.
+ * skm_hooks_exit() - free what the ops kept; every hook must be out
  */
-int skm_hooks_install(struct skm_hook *hooks, unsigned int nr)
+void skm_hooks_exit(void)
 {
 	unsigned int i;
+
+	for (i = 0; i < SKM_HOOKS_MAX; i++)
+		ftrace_free_filter(&skm_ops[i]);
+	ftrace_free_filter(&skm_probe_ops);
+}
+
+/*
+ * Why registering @ips (the functions being added) failed with -EBUSY, for
+ * the log: the sysctl kernel.ftrace_enabled off refuses every permanent
+ * ops; otherwise another IPMODIFY user owns one of them, found by trying
+ * each alone with an ops of its own. The error path only.
+ */
+static const char *skm_hooks_busy_why(const unsigned long *ips, unsigned int n,
+				      const char **name)
+{
+	struct ftrace_ops *probe = &skm_probe_ops;
+	unsigned int i, j;
 	int ret;
 
-	ret = skm_hooks_resolve(hooks, nr);
-	if (ret)
-		return ret;
+	if (skm_ftrace_enabled && !READ_ONCE(*skm_ftrace_enabled))
+		return " (sysctl kernel.ftrace_enabled is 0)";
+	for (i = 0; i < n; i++) {
+		if (ftrace_set_filter_ip(probe, ips[i], 0, 1))
+			continue;
+		ret = register_ftrace_function(probe);
+		if (!ret)
+			unregister_ftrace_function(probe);
+		ftrace_set_filter_ip(probe, ips[i], 1, 0);
+		if (ret != -EBUSY)
+			continue;
+		for (j = 0; j < skm_hooks_nr; j++)
+			if (skm_hooks[j].addr == ips[i])
+				*name = skm_hooks[j].name;
+		break;
+	}
+	return " (another ftrace IPMODIFY user, such as a livepatch, owns it)";
+}
 
-	for (i = 0; i < nr; i++) {
-		ret = skm_hook_register(&hooks[i]);
-		if (ret) {
-			pr_err("cannot hook %s: %d%s; not loading\n", hooks[i].name,
-			       ret, ret == -EBUSY ?
-			       " (another ftrace IPMODIFY user, such as a livepatch, owns it)" :
-			       "");
-			skm_hooks_remove(hooks, i);
-			return ret;
+/*
+ * Register a free ops with @ips. Return: its index, or an error with
+ * nothing registered.
+ */
+static int skm_hooks_register(const unsigned long *ips, unsigned int n)
+{
+	struct ftrace_ops *ops = NULL;
+	int i, ret;
+
+	for (i = 0; i < SKM_HOOKS_MAX && !ops; i++)
+		if (!skm_ops_nr_in[i])
+			ops = &skm_ops[i];
+	if (WARN_ON_ONCE(!ops))
+		return -ENOSPC;
+	i = ops - skm_ops;
+	ret = ftrace_set_filter_ips(ops, (unsigned long *)ips, n, 0, 1);
+	if (!ret) {
+		ret = register_ftrace_function(ops);
+		if (ret)
+			ftrace_set_filter_ips(ops, (unsigned long *)ips, n, 1, 0);
+	}
+	return ret ?: i;
+}
+
+/*
+ * Take @ips, all held by ops @i, out of it: the ops goes when it would
+ * hold none (an empty filter would trace every function). Return: 0, or
+ * the error of the filter change with the functions left in.
+ */
+static int skm_hooks_unregister(int i, const unsigned long *ips, unsigned int n)
+{
+	struct ftrace_ops *ops = &skm_ops[i];
+	int ret;
+
+	if (n < skm_ops_nr_in[i])
+		return ftrace_set_filter_ips(ops, (unsigned long *)ips, n, 1, 0);
+	ret = unregister_ftrace_function(ops);
+	if (WARN_ON_ONCE(ret))
+		return ret;
+	ftrace_set_filter_ips(ops, (unsigned long *)ips, n, 1, 0);
+	return 0;
+}
+
+/*
+ * Remove the hooks no policy in @policies needs, ops by ops. Never fails:
+ * a hook whose removal fails stays in, not redirecting for a policy that
+ * is not live, and the next transition tries again.
+ */
+static void skm_hooks_remove_unneeded(unsigned int policies)
+{
+	unsigned long ips[SKM_HOOKS_MAX];
+	unsigned int n, i;
+	int o;
+
+	for (o = 0; o < SKM_HOOKS_MAX; o++) {
+		if (!skm_ops_nr_in[o])
+			continue;
+		n = 0;
+		for (i = 0; i < skm_hooks_nr; i++)
+			if (skm_hook_ops[i] == o && !(skm_hooks[i].policies & policies))
+				ips[n++] = skm_hooks[i].addr;
+		if (!n || WARN_ON_ONCE(skm_hooks_unregister(o, ips, n)))
+			continue;
+		for (i = 0; i < skm_hooks_nr; i++) {
+			if (skm_hook_ops[i] != o || (skm_hooks[i].policies & policies))
+				continue;
+			skm_hook_ops[i] = -1;
+			skm_ops_nr_in[o]--;
+			skm_hooks_nr_in--;
 		}
 	}
-	static_branch_enable(&skm_hooks_live_key);
-	return 0;
 }
 
 /**
- * skm_hooks_remove() - uninstall hooks and wait until none can still run
- * @hooks: the table
- * @nr: how many entries, from the first, may be installed
+ * skm_hooks_set() - install exactly the hooks some policies need
+ * @policies: mask of SKM_POLICY_BIT()s: the policies to be live after
+ * @context: how the log line about a failure ends (e.g. "not loading")
  *
- * On return no task is inside a replacement, the trampoline, or an original
- * called from a replacement, so the module text may go away.
+ * One transition: policies going off stop redirecting first; the hooks
+ * newly needed go in with one registration; the policies coming on go
+ * live; then the hooks no longer needed come out (a filter change, or the
+ * unregistration of an ops left with none). A caller that frees state of a
+ * policy that went off must skm_hooks_quiesce() first.
+ *
+ * Return: 0, or an error with nothing changed and one line in the log
+ * naming the function that could not be hooked. Turning policies off
+ * cannot fail.
  */
-void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr)
+int skm_hooks_set(unsigned int policies, const char *context)
 {
-	unsigned int i;
+	const char *failed = NULL, *why = "";
+	unsigned long add[SKM_HOOKS_MAX];
+	unsigned int old, nadd = 0, i;
+	int ret = 0, o;
 
-	static_branch_disable(&skm_hooks_live_key);
-	for (i = 0; i < nr; i++) {
-		struct skm_hook *hook = &hooks[i];
+	mutex_lock(&skm_hooks_lock);
+	old = skm_hooks_in;
+	for (i = 0; i < skm_hooks_nr; i++) {
+		const struct skm_hook *hook = &skm_hooks[i];
 
-		if (!hook->installed)
+		if (!hook->replacement || !(hook->policies & policies) ||
+		    skm_hook_ops[i] >= 0)
 			continue;
-		WARN_ON_ONCE(unregister_ftrace_function(&hook->ops));
-		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
-		hook->installed = false;
+		add[nadd++] = hook->addr;
+		if (skm_test_fail_install && !strcmp(hook->name, skm_test_fail_install))
+			failed = hook->name;
 	}
-	skm_hooks_quiesce();
+	if (failed) {
+		ret = -EIO;
+		goto fail;
+	}
+
+	WRITE_ONCE(skm_hooks_live, old & policies);
+	if (nadd) {
+		o = skm_hooks_register(add, nadd);
+		if (o < 0) {
+			ret = o;
+			WRITE_ONCE(skm_hooks_live, old);
+			if (ret == -EBUSY)
+				why = skm_hooks_busy_why(add, nadd, &failed);
+			goto fail;
+		}
+		for (i = 0; i < skm_hooks_nr; i++) {
+			if (!skm_hooks[i].replacement ||
+			    !(skm_hooks[i].policies & policies) || skm_hook_ops[i] >= 0)
+				continue;
+			skm_hook_ops[i] = o;
+			skm_ops_nr_in[o]++;
+			skm_hooks_nr_in++;
+		}
+	}
+	skm_hooks_in = policies;
+	WRITE_ONCE(skm_hooks_live, policies);
+	skm_hooks_remove_unneeded(policies);
+	goto out;
+
+fail:
+	pr_err("cannot hook %s: %d%s; %s\n", failed ?: "the functions", ret, why,
+	       context);
+out:
+	mutex_unlock(&skm_hooks_lock);
+	return ret;
+}
+
+/* How many kernel functions are hooked now. */
+unsigned int skm_hooks_installed(void)
+{
+	unsigned int n;
+
+	mutex_lock(&skm_hooks_lock);
+	n = skm_hooks_nr_in;
+	mutex_unlock(&skm_hooks_lock);
+	return n;
 }
 
 /**
@@ -228,7 +423,7 @@ void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr)
  * For calls that began before: RCU-tasks covers the trampoline and the
  * first instructions of a replacement, SRCU a task asleep in an original
  * called from a replacement, RCU-tasks again the last instructions after.
- * Callers stop new calls first (unregister, or the "enabled" key off).
+ * Callers stop new calls first (skm_hooks_set()).
  */
 void skm_hooks_quiesce(void)
 {

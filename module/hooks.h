@@ -43,6 +43,20 @@ struct skm_orig {
 	static_assert(__same_type(&(fn), &(replacement)),		\
 		      #replacement " does not have the prototype of " #fn)
 
+/*
+ * The policies that own hooks. A hook serves the policies in its mask and is
+ * installed while any of them is on; pcpu_rsv hooks nothing.
+ */
+enum skm_policy {
+	SKM_POLICY_THROTTLE,
+	SKM_POLICY_EXCLUSIVE,
+	SKM_POLICY_RECLAIM,
+	SKM_POLICY_NR,
+};
+
+#define SKM_POLICY_BIT(p)	(1U << (p))
+#define SKM_POLICIES_ALL	(SKM_POLICY_BIT(SKM_POLICY_NR) - 1)
+
 /**
  * struct skm_hook - one kernel function replaced through ftrace
  * @name: the kernel symbol
@@ -50,30 +64,28 @@ struct skm_orig {
  *	NULL for a function we only call (SKM_CALL)
  * @orig: static call the replacement calls the original through, as
  *	static_call(name)(...)
- * @always: redirect even while the "enabled" knob is off (bookkeeping that
- *	must not be skipped, such as freeing a dead memcg's state)
+ * @policies: mask of the policies (SKM_POLICY_BIT()) that need the hook
  * @addr: the resolved entry of @name
- * @orig_target: where @orig calls: just past @name's ftrace site when we
- *	hook it, its entry when we only call it
- * @ops: the ftrace_ops that redirects calls of @name to @replacement
- * @installed: @ops is registered
+ * @site: its ftrace site, the ip the ftrace callback is given
+ * @orig_target: where @orig calls: just past @site when we hook @name,
+ *	its entry when we only call it
  */
 struct skm_hook {
 	const char *name;
 	void *replacement;
 	const struct skm_orig *orig;
-	bool always;
+	unsigned int policies;
 	unsigned long addr;
+	unsigned long site;
 	unsigned long orig_target;
-	struct ftrace_ops ops;
-	bool installed;
 };
 
-#define SKM_HOOK(_name, _replacement, _orig)			\
+#define SKM_HOOK(_name, _replacement, _orig, _policies)		\
 	{							\
 		.name = (_name),				\
 		.replacement = (_replacement),			\
 		.orig = (_orig),				\
+		.policies = (_policies),			\
 	}
 
 /* A kernel function we only call: resolved, its static call set, no hook. */
@@ -83,17 +95,23 @@ struct skm_hook {
 		.orig = (_orig),				\
 	}
 
-#define SKM_HOOK_ALWAYS(_name, _replacement, _orig)		\
-	{							\
-		.name = (_name),				\
-		.replacement = (_replacement),			\
-		.orig = (_orig),				\
-		.always = true,					\
-	}
-
-int skm_hooks_install(struct skm_hook *hooks, unsigned int nr);
-void skm_hooks_remove(struct skm_hook *hooks, unsigned int nr);
+int skm_hooks_init(struct skm_hook *hooks, unsigned int nr);
+void skm_hooks_exit(void);
+int skm_hooks_set(unsigned int policies, const char *context);
+unsigned int skm_hooks_installed(void);
 void skm_hooks_quiesce(void);
+
+/* Policies whose hooks are all in (only these redirect); see hooks.c. */
+extern unsigned int skm_hooks_live;
+
+/*
+ * Is @policy live: every hook it needs installed and redirecting? A
+ * replacement shared by several policies asks before acting for one.
+ */
+static __always_inline bool skm_policy_live(enum skm_policy policy)
+{
+	return READ_ONCE(skm_hooks_live) & SKM_POLICY_BIT(policy);
+}
 
 extern struct srcu_struct skm_hook_srcu;
 

@@ -16,12 +16,14 @@
 
 #include <linux/cache.h>
 #include <linux/moduleparam.h>
+#include <linux/workqueue.h>
 #include <linux/mm.h>
 
 #include "exclusive.h"
 #include "hook_time.h"
 #include "hooks.h"
 #include "knobs.h"
+#include "memcg_state.h"
 #include "parse.h"
 #include "pcpu_policy.h"
 #include "pcpu_rsv.h"
@@ -29,7 +31,6 @@
 #include "reclaim_policy.h"
 #include "throttle.h"
 
-DEFINE_STATIC_KEY_TRUE(skm_enabled_key);
 DEFINE_STATIC_KEY_FALSE(skm_instrument_key);
 DEFINE_STATIC_KEY_FALSE(skm_throttle_key);
 DEFINE_STATIC_KEY_FALSE(skm_reclaim_key);
@@ -44,6 +45,72 @@ static void skm_key_set(struct static_key *key, bool on)
 		static_key_disable(key);
 }
 
+/* The policies the knobs turn on (a mask of SKM_POLICY_BIT()s). */
+static unsigned int skm_policies_wanted(void)
+{
+	unsigned int policies = 0;
+
+	if (!READ_ONCE(skm_enabled))
+		return 0;
+	if (READ_ONCE(skm_throttle))
+		policies |= SKM_POLICY_BIT(SKM_POLICY_THROTTLE);
+	if (READ_ONCE(skm_exclusive) || skm_excl_cgroups_listed_any())
+		policies |= SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE);
+	if (READ_ONCE(skm_reclaim_policy) != SKM_RECLAIM_KERNEL)
+		policies |= SKM_POLICY_BIT(SKM_POLICY_RECLAIM);
+	return policies;
+}
+
+/**
+ * skm_policies_apply() - hook what the knobs turn on, unhook the rest
+ * @context: how the log line ends if hooking fails
+ *
+ * Called under kernel_param_lock() by every setter that can turn a policy
+ * on or off, once the module is live. A policy that went off leaves no
+ * state behind: memcg-exclusive sockets become ordinary (their pages back
+ * in the global counter) and, once nothing is on, every memcg's state is
+ * freed, each after no task can still be in a replacement.
+ *
+ * Return: 0, or the error of hooking with nothing changed.
+ */
+int skm_policies_apply(const char *context)
+{
+	unsigned int old = READ_ONCE(skm_hooks_live), want, off;
+	int ret;
+
+	if (!skm_live)
+		return 0;
+	skm_excl_cgroups_prune();
+	want = skm_policies_wanted();
+	ret = skm_hooks_set(want, context);
+	if (ret)
+		return ret;
+	off = old & ~want;
+	if (!off || (!(off & SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)) && want))
+		return 0;
+	skm_hooks_quiesce();
+	if (off & SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE))
+		skm_excl_release_all();
+	if (!want)
+		skm_memcg_free_all();
+	return 0;
+}
+
+/* For a change made where hooks cannot be touched (a cgroup freed). */
+static void skm_policies_apply_work(struct work_struct *work)
+{
+	kernel_param_lock(THIS_MODULE);
+	skm_policies_apply("");		/* turns a policy off: cannot fail */
+	kernel_param_unlock(THIS_MODULE);
+}
+
+static DECLARE_WORK(skm_policies_work, skm_policies_apply_work);
+
+void skm_policies_apply_async(void)
+{
+	schedule_work(&skm_policies_work);
+}
+
 /*
  * A bool knob that switches a static key, so that code it turns off costs
  * one patched branch. The key follows the value once the module is live.
@@ -52,6 +119,7 @@ struct skm_bool_knob {
 	bool *val;
 	struct static_key *key;
 	void (*changed)(bool on);
+	bool policy;		/* turns a policy on or off: skm_policies_apply() */
 };
 
 static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
@@ -60,11 +128,23 @@ static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
 	bool on;
 	int ret = skm_parse_bool(val, &on);
 
+	bool old;
+
 	if (ret)
 		return ret;
+	old = READ_ONCE(*knob->val);
 	WRITE_ONCE(*knob->val, on);
 	if (skm_live && knob->key)
 		skm_key_set(knob->key, on);
+	if (knob->policy) {
+		ret = skm_policies_apply("left as it was");
+		if (ret) {
+			WRITE_ONCE(*knob->val, old);
+			if (skm_live && knob->key)
+				skm_key_set(knob->key, old);
+			return ret;
+		}
+	}
 	if (skm_live && knob->changed)
 		knob->changed(on);
 	return 0;
@@ -117,27 +197,22 @@ static const struct kernel_param_ops skm_uint_ops = {
 };
 
 /*
- * Master switch, default on. When off, no call is redirected: every hooked
- * function runs the kernel's own code at the cost of the ftrace site alone.
- * Turning it off waits until no task runs our code, then makes every
- * memcg-exclusive socket an ordinary one (its pages back in the global
- * counter), as unloading does.
+ * Master switch, default on. When off, nothing is hooked: every function
+ * runs the kernel's own code at no cost, memcg-exclusive sockets become
+ * ordinary ones (their pages back in the global counter) and the per-memcg
+ * state is freed, as unloading does; the knobs keep their values.
  */
 bool skm_enabled __read_mostly = true;
 
 static void skm_enabled_changed(bool on)
 {
 	skm_pcpu_reconfigure();
-	if (on) {
+	if (on)
 		skm_throttle_wake();
-		return;
-	}
-	skm_hooks_quiesce();
-	skm_excl_release_all();
 }
 
 static struct skm_bool_knob skm_enabled_knob = {
-	&skm_enabled, &skm_enabled_key.key, skm_enabled_changed };
+	&skm_enabled, NULL, skm_enabled_changed, true };
 module_param_cb(enabled, &skm_bool_ops, &skm_enabled_knob, 0644);
 MODULE_PARM_DESC(enabled,
 		 "Master switch: N passes every hooked call to the kernel's own function (bool, default Y)");
@@ -196,7 +271,7 @@ static void skm_throttle_changed(bool on)
 }
 
 static struct skm_bool_knob skm_throttle_knob = {
-	&skm_throttle, &skm_throttle_key.key, skm_throttle_changed };
+	&skm_throttle, &skm_throttle_key.key, skm_throttle_changed, true };
 module_param_cb(throttle, &skm_bool_ops, &skm_throttle_knob, 0644);
 MODULE_PARM_DESC(throttle,
 		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
@@ -211,19 +286,30 @@ struct skm_fmt_knob {
 	int (*parse)(const char *buf, unsigned int *val);
 	int (*print)(unsigned int val, char *buf, size_t size);
 	void (*changed)(void);
+	bool policy;		/* turns a policy on or off: skm_policies_apply() */
 };
 
 static int skm_param_set_fmt(const char *val, const struct kernel_param *kp)
 {
 	const struct skm_fmt_knob *knob = kp->arg;
-	unsigned int v;
+	unsigned int v, old;
 	int ret = knob->parse(val, &v);
 
 	if (ret)
 		return ret;
+	old = READ_ONCE(*knob->val);
 	WRITE_ONCE(*knob->val, v);
 	if (skm_live && knob->changed)
 		knob->changed();
+	if (knob->policy) {
+		ret = skm_policies_apply("left as it was");
+		if (ret) {
+			WRITE_ONCE(*knob->val, old);
+			if (skm_live && knob->changed)
+				knob->changed();
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -329,7 +415,8 @@ MODULE_PARM_DESC(headroom_pct,
  * their memcg only. Per cgroup: exclusive_cgroups below. Default off.
  */
 bool skm_exclusive __read_mostly;
-static struct skm_bool_knob skm_exclusive_knob = { &skm_exclusive };
+static struct skm_bool_knob skm_exclusive_knob = {
+	&skm_exclusive, NULL, NULL, true };
 module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
 MODULE_PARM_DESC(exclusive,
 		 "New sockets of every memcg are charged to the memcg only, not tcp_mem (bool, default N)");
@@ -440,7 +527,7 @@ static void skm_reclaim_policy_changed(void)
 
 static struct skm_fmt_knob skm_reclaim_policy_knob = {
 	&skm_reclaim_policy, skm_reclaim_policy_parse, skm_reclaim_policy_print,
-	skm_reclaim_policy_changed };
+	skm_reclaim_policy_changed, true };
 module_param_cb(reclaim_policy, &skm_fmt_ops, &skm_reclaim_policy_knob, 0644);
 MODULE_PARM_DESC(reclaim_policy,
 		 "memory.low/min reclaim curve: kernel|cliff|seed|linear (default kernel)");
@@ -459,15 +546,19 @@ MODULE_PARM_DESC(reclaim_gain_pct,
 /**
  * skm_knobs_go_live() - apply the side effects of the values set at load
  *
- * Called once from module init, before the hooks go in. From then on every
- * setter applies its side effects itself.
+ * Called once from module init, after the hooks are resolved: switches the
+ * keys and hooks the policies that are on. From then on every setter
+ * applies its side effects itself.
+ *
+ * Return: 0, or the error of hooking, with nothing hooked.
  */
-void skm_knobs_go_live(void)
+int skm_knobs_go_live(void)
 {
 	const struct skm_bool_knob *knobs[] = {
-		&skm_enabled_knob, &skm_instrument_knob, &skm_throttle_knob,
+		&skm_instrument_knob, &skm_throttle_knob,
 	};
 	unsigned int i;
+	int ret;
 
 	skm_throttle_wake();
 	kernel_param_lock(THIS_MODULE);
@@ -475,5 +566,25 @@ void skm_knobs_go_live(void)
 		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));	/* all keyed */
 	skm_reclaim_policy_changed();
 	skm_live = true;
+	ret = skm_policies_apply("not loading");
+	if (ret)
+		skm_live = false;
 	kernel_param_unlock(THIS_MODULE);
+	return ret;
+}
+
+/**
+ * skm_knobs_go_dead() - unhook everything for unload
+ *
+ * From then on setters change values only. Returns once no task can be in
+ * a replacement and no deferred skm_policies_apply() is left.
+ */
+void skm_knobs_go_dead(void)
+{
+	kernel_param_lock(THIS_MODULE);
+	skm_hooks_set(0, "");
+	skm_live = false;
+	kernel_param_unlock(THIS_MODULE);
+	skm_hooks_quiesce();
+	flush_work(&skm_policies_work);	/* queued by a hook that ran before */
 }

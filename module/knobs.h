@@ -24,11 +24,13 @@ extern unsigned int skm_exclusive_backstop_pct;
 extern unsigned int skm_reclaim_policy;	/* enum skm_reclaim_policy */
 extern unsigned int skm_reclaim_gain_pct;
 
-DECLARE_STATIC_KEY_TRUE(skm_enabled_key);
 DECLARE_STATIC_KEY_FALSE(skm_instrument_key);
 DECLARE_STATIC_KEY_FALSE(skm_throttle_key);
 DECLARE_STATIC_KEY_FALSE(skm_reclaim_key);
 
-void skm_knobs_go_live(void);
+int skm_knobs_go_live(void);
+void skm_knobs_go_dead(void);
+int skm_policies_apply(const char *context);
+void skm_policies_apply_async(void);
 
 #endif /* _SKMEMCG_KNOBS_H */

@@ -3,10 +3,10 @@
  * skmemcg: memory-pressure policies for cgroup v2 sockets and reclaim,
  * for stock distribution kernels, as a module.
  *
- * Load order: check the kernel, find kallsyms, apply the knobs given at load,
- * size the per-CPU reserve, install the hooks (all or nothing), then publish
- * debugfs. Unload reverses it and returns only when no task can still run
- * our code.
+ * Load order: check the kernel, find kallsyms, resolve every hook, apply the
+ * knobs given at load (installing the hooks of the policies they turn on,
+ * all or nothing), size the per-CPU reserve, then publish debugfs. Unload
+ * reverses it and returns only when no task can still run our code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,40 +28,47 @@
 #include "reclaim_hooks.h"
 #include "sock_hooks.h"
 
+#define SKM_THROTTLE	SKM_POLICY_BIT(SKM_POLICY_THROTTLE)
+#define SKM_EXCLUSIVE	SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)
+#define SKM_RECLAIM	SKM_POLICY_BIT(SKM_POLICY_RECLAIM)
+
+/* Each hook with the policies that need it; hooks.c installs per policy. */
 static struct skm_hook skm_hooks[] = {
 	SKM_HOOK("__sk_mem_raise_allocated", skm_sk_mem_raise_allocated,
-		 &skm_sk_mem_raise_allocated_orig),
+		 &skm_sk_mem_raise_allocated_orig, SKM_THROTTLE | SKM_EXCLUSIVE),
 	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
-		 &skm_sk_mem_reduce_allocated_orig),
+		 &skm_sk_mem_reduce_allocated_orig, SKM_EXCLUSIVE),
 	SKM_HOOK(SKM_SK_CHARGE_SYM, skm_mem_cgroup_charge_skmem,
-		 &skm_mem_cgroup_charge_skmem_orig),
+		 &skm_mem_cgroup_charge_skmem_orig, SKM_THROTTLE),
 	SKM_HOOK("sk_forced_mem_schedule", skm_sk_forced_mem_schedule,
-		 &skm_sk_forced_mem_schedule_orig),
+		 &skm_sk_forced_mem_schedule_orig, SKM_EXCLUSIVE),
 	SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
-		 &skm_mem_cgroup_sk_alloc_orig),
+		 &skm_mem_cgroup_sk_alloc_orig, SKM_EXCLUSIVE),
 	SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
-		 &skm_mem_cgroup_sk_free_orig),
+		 &skm_mem_cgroup_sk_free_orig, SKM_EXCLUSIVE),
 	SKM_HOOK(SKM_ACCEPT_SYM, skm_inet_csk_accept,
-		 &skm_inet_csk_accept_orig),
+		 &skm_inet_csk_accept_orig, SKM_EXCLUSIVE),
 	SKM_CALL(SKM_SK_UNCHARGE_SYM,
 		 &skm_mem_cgroup_uncharge_skmem_orig),
-	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
+	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig,
+		 SKM_THROTTLE),
 #ifdef SKM_FAMILY_7_3
 	/* Both LRUs (module/vmscan_compat.h) */
 	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_apply_proportional_protection,
-		 &skm_apply_proportional_protection_orig),
+		 &skm_apply_proportional_protection_orig, SKM_RECLAIM),
 #else
 	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_mem_cgroup_size,
-		 &skm_mem_cgroup_size_orig),
-	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig),
+		 &skm_mem_cgroup_size_orig, SKM_RECLAIM),
+	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig,
+		 SKM_RECLAIM),
 #endif
-	SKM_HOOK_ALWAYS("mem_cgroup_css_free", skm_mem_cgroup_css_free,
-			&skm_mem_cgroup_css_free_orig),
+	/* Frees our state of a memcg: whatever made it */
+	SKM_HOOK("mem_cgroup_css_free", skm_mem_cgroup_css_free,
+		 &skm_mem_cgroup_css_free_orig, SKM_POLICIES_ALL),
 };
 
 static int __init skmemcg_init(void)
 {
-	unsigned int i, nr_hooks = 0;
 	int ret;
 
 #ifndef SKM_KERNEL_FAMILY
@@ -72,36 +79,38 @@ static int __init skmemcg_init(void)
 	ret = skm_ksym_init();
 	if (ret)
 		return ret;
+	ret = skm_hooks_init(skm_hooks, ARRAY_SIZE(skm_hooks));
+	if (ret)
+		return ret;
 	ret = skm_hook_time_init();
 	if (ret)
 		return ret;
 	ret = skm_excl_init();
 	if (ret)
 		goto out_hook_time;
-
-	skm_knobs_go_live();
+	/* Hooks what the knobs given at load turn on, all or nothing. */
+	ret = skm_knobs_go_live();
+	if (ret)
+		goto out_hooks;
 	ret = skm_pcpu_init();
 	if (ret)
-		goto out_excl;
+		goto out_live;
 
-	ret = skm_hooks_install(skm_hooks, ARRAY_SIZE(skm_hooks));
-	if (ret)
-		goto out_pcpu;
-
-	for (i = 0; i < ARRAY_SIZE(skm_hooks); i++)
-		nr_hooks += !!skm_hooks[i].replacement;
-	skm_debugfs_init(nr_hooks);
-	pr_info("loaded on %s: %u hooks, enabled=%d\n", init_utsname()->release,
-		nr_hooks, READ_ONCE(skm_enabled));
+	skm_debugfs_init();
+	pr_info("loaded on %s: %u hooks installed, enabled=%d\n",
+		init_utsname()->release, skm_hooks_installed(),
+		READ_ONCE(skm_enabled));
 	/* Secure Boot's lockdown (integrity) refuses writable debugfs files. */
 	if (security_locked_down(LOCKDOWN_DEBUGFS))
 		pr_info("kernel is locked down: debugfs knobs are refused; tune through /sys/module/%s/parameters\n",
 			KBUILD_MODNAME);
 	return 0;
 
-out_pcpu:
-	skm_pcpu_exit();
-out_excl:
+out_live:
+	skm_knobs_go_dead();
+	skm_memcg_free_all();
+out_hooks:
+	skm_hooks_exit();
 	skm_excl_exit();
 out_hook_time:
 	skm_hook_time_exit();
@@ -112,7 +121,8 @@ module_init(skmemcg_init);
 static void __exit skmemcg_exit(void)
 {
 	skm_debugfs_exit();
-	skm_hooks_remove(skm_hooks, ARRAY_SIZE(skm_hooks));
+	skm_knobs_go_dead();
+	skm_hooks_exit();
 	skm_pcpu_exit();
 	skm_excl_exit();
 	skm_memcg_free_all();

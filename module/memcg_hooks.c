@@ -45,7 +45,7 @@ void notrace skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 	skm_hook_exit(&f, SKM_HOOK_VMPRESSURE);
 }
 
-/* Installed with SKM_HOOK_ALWAYS: runs even while "enabled" is off. */
+/* Installed while any policy is on: every policy makes per-memcg state. */
 void notrace skm_mem_cgroup_css_free(struct cgroup_subsys_state *css)
 {
 	struct skm_hook_frame f;

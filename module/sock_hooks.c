@@ -88,7 +88,8 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 	int ret = SKM_THROTTLE_KERNEL;
 
 	skm_hook_enter(&f);
-	es = skm_excl_find_timed(sk);
+	/* Shared with throttling: exclusive accounting only while it is live. */
+	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key))
 		ret = skm_throttle_raise(sk, size, amt, kind, es);
