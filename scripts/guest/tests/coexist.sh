@@ -14,10 +14,12 @@ ours_hooked() {
 	hooked_functions | wc -l
 }
 
-# conflict FUNC: skmemcg fails to load while FUNC is owned by another.
+# conflict FUNC: skmemcg, every policy on, fails to load while FUNC is
+# owned by another.
 conflict() {
 	before=$(dmesg | grep -c 'skmemcg:')
-	expect_eq "insmod skmemcg with $1 owned" "$(skm-insmod "$KO")" EBUSY
+	# shellcheck disable=SC2086
+	expect_eq "insmod skmemcg with $1 owned" "$(skm-insmod "$KO" $ALL_POLICIES)" EBUSY
 	lsmod | grep -q '^skmemcg ' && fail "skmemcg loaded with $1 owned"
 	lines=$(dmesg | grep 'skmemcg:' | tail -n +$((before + 1)) |
 		grep -v 'taints kernel\|verification failed')
@@ -38,8 +40,25 @@ for f in __sk_mem_raise_allocated mem_cgroup_css_free; do
 	expect_eq "functions hooked after rmmod skm_ipmodify" "$(ours_hooked)" 0
 done
 
-# The other way round.
+# Loaded with every policy off, skmemcg hooks nothing and conflicts with
+# nobody; turning on a policy that needs the owned function then fails
+# with EBUSY and one line naming it, and the policy stays off.
+insmod /opt/skm_ipmodify.ko func=vmpressure || fail "insmod skm_ipmodify func=vmpressure"
 load
+before=$(dmesg | grep -c 'skmemcg:')
+expect_eq "throttle=1 with vmpressure owned" "$(printf 1 | skm-write $PAR/throttle)" EBUSY
+expect_eq "throttle after EBUSY" "$(cat $PAR/throttle)" N
+expect_eq "ours hooked after EBUSY" "$(ours_hooked)" 1
+dmesg | grep 'skmemcg:' | tail -n +$((before + 1)) |
+	grep -q "cannot hook vmpressure: -16 (another ftrace IPMODIFY user, such as a livepatch, owns it); left as it was" ||
+	fail "no line naming vmpressure after throttle=1"
+# A policy that does not need it goes on.
+echo 1 > $PAR/exclusive || fail "exclusive=1 with vmpressure owned elsewhere"
+unload
+rmmod skm_ipmodify || fail "rmmod skm_ipmodify"
+
+# The other way round.
+load $ALL_POLICIES
 insmod /opt/skm_ipmodify.ko func=$ACCEPT_FN 2> /dev/null &&
 	fail "skm_ipmodify took $ACCEPT_FN from skmemcg"
 expect_eq "skmemcg's hooks after the other's failed load" "$(ours_hooked)" "$NHOOKS"
@@ -69,7 +88,7 @@ while [ -d $LP ]; do
 done
 rmmod skm_klp || fail "rmmod skm_klp"
 
-load
+load $ALL_POLICIES
 insmod /opt/skm_klp.ko 2> /dev/null && fail "the livepatch took vmpressure from skmemcg"
 [ -d $LP ] && fail "a livepatch that failed to enable is left in sysfs"
 expect_eq "skmemcg's hooks after the livepatch failed" "$(ours_hooked)" "$NHOOKS"

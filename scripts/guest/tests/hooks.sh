@@ -1,12 +1,68 @@
 # SPDX-License-Identifier: GPL-2.0
-# The hooks are in while loaded, see every socket allocation, stop
-# redirecting when disabled, and are all gone after rmmod.
+# Each policy hooks only what it needs, while it is on: loaded with every
+# policy off nothing of ours is in enabled_functions; turning a policy on
+# adds its functions, turning it off removes those no other policy needs;
+# "enabled" off removes every hook. The hooks see every socket allocation,
+# and are all gone after rmmod, also one made in the middle of traffic.
 . /tests/lib.sh
+. /tests/lib_burst.sh
+
+# hooks_are WHAT LIST...: the functions hooked now are exactly those of LISTs
+hooks_are() {
+	_what=$1
+	shift
+	expect_eq "hooked functions, $_what" "$(hooked_names)" "$(names_of "$@")"
+	expect_eq "stats hooks_installed, $_what" "$(skm_stat hooks_installed)" \
+		"$(names_of "$@" | wc -w)"
+}
 
 hooked_functions && fail "hooked before load"
 load instrument=1
-expect_eq "hooked functions" "$(hooked_functions | wc -l)" "$NHOOKS"
+hooked_functions && fail "hooked with every policy off: $(hooked_names)"
+expect_eq "stats hooks_installed, nothing on" "$(skm_stat hooks_installed)" 0
 
+echo 1 > $PAR/throttle
+hooks_are "throttle on" $HOOKED_THROTTLE
+echo 1 > $PAR/exclusive
+hooks_are "throttle and exclusive on" $HOOKED_THROTTLE $HOOKED_EXCLUSIVE
+echo linear > $PAR/reclaim_policy
+hooks_are "all three on" $HOOKED
+echo 0 > $PAR/throttle
+hooks_are "throttle off again" $HOOKED_EXCLUSIVE $HOOKED_RECLAIM
+echo kernel > $PAR/reclaim_policy
+hooks_are "exclusive alone" $HOOKED_EXCLUSIVE
+echo 0 > $PAR/exclusive
+hooks_are "nothing on" ""
+# The per-cgroup list turns exclusive accounting on as the global knob does.
+mkdir -p /sys/fs/cgroup/hooks_ex
+echo +/hooks_ex > $PAR/exclusive_cgroups
+hooks_are "a cgroup listed" $HOOKED_EXCLUSIVE
+echo -/hooks_ex > $PAR/exclusive_cgroups
+hooks_are "the list empty again" ""
+# A listed cgroup that goes away takes exclusive accounting with it: freed
+# while hooked, its mem_cgroup_css_free hook drops it and a deferred
+# transition unhooks (the memcg is freed once its last charge goes).
+echo +/hooks_ex > $PAR/exclusive_cgroups
+rmdir /sys/fs/cgroup/hooks_ex
+n=0
+while hooked_functions > /dev/null; do
+	n=$((n + 1))
+	[ $n -lt 200 ] || fail "hooked 20 s after the only listed cgroup went: $(hooked_names)"
+	[ $((n % 30)) -eq 29 ] && flush_stocks
+	sleep 0.1
+done
+note "the only listed cgroup removed: unhooked after $((n / 10)) s"
+expect_eq "exclusive_cgroups after its cgroup went" "$(cat $PAR/exclusive_cgroups)" ""
+# Removed while nothing was hooked, it is dropped at the next decision.
+mkdir /sys/fs/cgroup/hooks_ex
+echo +/hooks_ex > $PAR/exclusive_cgroups
+echo 0 > $PAR/enabled
+rmdir /sys/fs/cgroup/hooks_ex
+echo 1 > $PAR/enabled
+hooks_are "enabled again, the listed cgroup gone meanwhile" ""
+
+echo 1 > $PAR/throttle
+echo 1 > $PAR/exclusive
 skm-tcp -b 16 >/dev/null || fail "TCP traffic with the module loaded"
 raise=$(skm_stat raise_calls)
 reduce=$(skm_stat reduce_calls)
@@ -23,9 +79,11 @@ echo Y > $PAR/instrument
 [ "$(ht __sk_mem_raise_allocated 2)" = "" ] || fail "instrument=Y did not clear hook_times"
 
 echo 0 > $PAR/enabled
+hooks_are "enabled=0" ""
 skm-tcp -b 16 >/dev/null || fail "TCP traffic with the module disabled"
 expect_eq "raise_calls while disabled" "$(skm_stat raise_calls)" "$raise"
 echo 1 > $PAR/enabled
+hooks_are "enabled=1 again" $HOOKED_THROTTLE $HOOKED_EXCLUSIVE
 skm-tcp -b 16 >/dev/null || fail "TCP traffic re-enabled"
 [ "$(skm_stat raise_calls)" -gt "$raise" ] || fail "no calls after re-enabling"
 

@@ -53,12 +53,27 @@ case $(uname -r) in
 	SK_CHARGE_FN=mem_cgroup_charge_skmem ACCEPT_FN=inet_csk_accept
 	RECLAIM_SIZE_FN=mem_cgroup_size EVICT_FN=evict_folios ;;
 esac
+# Per policy (module/main.c): each is hooked only while a policy that needs
+# it is on; mem_cgroup_css_free while any is.
+HOOKED_THROTTLE="__sk_mem_raise_allocated $SK_CHARGE_FN vmpressure mem_cgroup_css_free"
+HOOKED_EXCLUSIVE="__sk_mem_raise_allocated __sk_mem_reduce_allocated sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN mem_cgroup_css_free"
+HOOKED_RECLAIM="$RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_free"
 HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN vmpressure $RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_free"
 NHOOKS=$(echo $HOOKED | wc -w)
+# The knobs that turn every policy on (all NHOOKS functions hooked).
+ALL_POLICIES="throttle=1 exclusive=1 reclaim_policy=linear"
 
 # hooked_functions: those of them in ftrace's enabled_functions.
 hooked_functions() {
 	grep -E "^($(echo $HOOKED | tr ' ' '|')) " "$TRACING/enabled_functions"
+}
+# hooked_names: the same, names only, sorted, on one line
+hooked_names() {
+	hooked_functions | awk '{ print $1 }' | sort | tr '\n' ' ' | sed 's/ $//'
+}
+# names_of LIST...: the functions of these lists, sorted, each once, on one line
+names_of() {
+	echo "$@" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
 load() {

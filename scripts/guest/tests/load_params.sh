@@ -3,14 +3,23 @@
 # parameter files and debugfs.
 . /tests/lib.sh
 
-load enabled=0 instrument=1
+load enabled=0 instrument=1 throttle=1
 expect_eq "enabled (param)" "$(cat $PAR/enabled)" N
 expect_eq "enabled (debugfs)" "$(cat $DBG/enabled)" N
 expect_eq "instrument (param)" "$(cat $PAR/instrument)" Y
 expect_eq "instrument (debugfs)" "$(cat $DBG/instrument)" Y
-expect_eq "hooks_installed" "$(skm_stat hooks_installed)" "$NHOOKS"
-dmesg | grep -q "skmemcg: loaded on .*: $NHOOKS hooks, enabled=0" ||
+# enabled=0: a policy given at load stays set, and hooks nothing.
+expect_eq "throttle (param)" "$(cat $PAR/throttle)" Y
+expect_eq "hooks_installed" "$(skm_stat hooks_installed)" 0
+dmesg | grep -q "skmemcg: loaded on .*: 0 hooks installed, enabled=0" ||
 	fail "no load line in dmesg"
+unload
+
+# Every policy given at load: every hook, in the load line too.
+load $ALL_POLICIES
+expect_eq "hooks_installed, every policy on" "$(skm_stat hooks_installed)" "$NHOOKS"
+dmesg | grep -q "skmemcg: loaded on .*: $NHOOKS hooks installed, enabled=1" ||
+	fail "no load line with $NHOOKS hooks in dmesg"
 unload
 
 load

@@ -11,7 +11,7 @@ LOCKDOWN=/sys/kernel/security/lockdown
 [ -e $LOCKDOWN ] || fail "$LOCKDOWN missing: no securityfs or no lockdown LSM"
 expect_eq "lockdown at boot" "$(cat $LOCKDOWN)" "[none] integrity confidentiality"
 
-load
+load throttle=1
 mkdir -p /sys/fs/cgroup/lockdown_ex
 # Before lockdown a knob's debugfs file works (knobs.sh checks the rest).
 expect_eq "debugfs write before lockdown" \
@@ -24,7 +24,7 @@ expect_eq "lockdown raised" "$(cat $LOCKDOWN)" "none [integrity] confidentiality
 for f in stats cgroups hook_times; do
 	cat $DBG/$f > /dev/null || fail "$f unreadable under lockdown"
 done
-expect_eq "stats hooks_installed" "$(skm_stat hooks_installed)" "$NHOOKS"
+expect_eq "stats hooks_installed" "$(skm_stat hooks_installed)" "$(names_of $HOOKED_THROTTLE | wc -w)"
 
 # knob DEFAULT NEW BAD: debugfs refuses to open the knob's file, to write
 # or to read, and the value stays; the parameter file takes NEW, refuses BAD
@@ -47,7 +47,7 @@ knob() {
 
 knob enabled Y N 2
 knob instrument N Y maybe
-knob throttle N Y 2
+knob throttle Y N 2
 knob throttle_level medium critical high
 knob pressure_source vmpressure,psi,events,headroom psi,events none
 knob pressure_hold_ms 1000 250 0
@@ -88,9 +88,13 @@ for k in $(knobs); do
 	echo " $checked " | grep -q " $k " || fail "knob $k not tried under lockdown"
 done
 
-# A write through the parameter takes effect: the hooks count calls again
-# (ftrace keeps working under integrity lockdown), and the per-CPU reserve
-# reaches the sysctl.
+# A write through the parameter takes effect: turning a policy on installs
+# its hooks, which count calls (ftrace keeps working under integrity
+# lockdown), and the per-CPU reserve reaches the sysctl.
+echo Y > $PAR/exclusive || fail "exclusive=Y"
+expect_eq "stats hooks_installed, exclusive on" "$(skm_stat hooks_installed)" \
+	"$(names_of $HOOKED_THROTTLE $HOOKED_EXCLUSIVE | wc -w)"
+echo N > $PAR/exclusive
 echo Y > $PAR/instrument || fail "instrument=Y"
 skm-tcp -b 1 > /dev/null || fail "TCP traffic under lockdown"
 [ "$(skm_stat raise_calls)" -gt 0 ] || fail "instrument=Y via the parameter counted no calls"

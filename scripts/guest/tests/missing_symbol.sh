@@ -30,10 +30,30 @@ try_load ENOENT "lacks functions skmemcg hooks: __sk_mem_reduce_allocated; not l
 try_load ENOENT "lacks functions skmemcg hooks: __sk_mem_raise_allocated, __sk_mem_reduce_allocated; not loading" \
 	test_missing_symbol=__sk_mem_raise_allocated,__sk_mem_reduce_allocated
 try_load EIO "cannot hook __sk_mem_reduce_allocated: -5; not loading" \
-	test_fail_install=__sk_mem_reduce_allocated
+	test_fail_install=__sk_mem_reduce_allocated $ALL_POLICIES
+
+# The same failure when the policy is turned on later: the write fails
+# with EIO, the knob keeps its value, nothing is hooked, one line logged.
+load test_fail_install=__sk_mem_reduce_allocated throttle=1
+before=$(dmesg | grep -c 'skmemcg:')
+expect_eq "exclusive=1 with its hook failing" "$(printf 1 | skm-write $PAR/exclusive)" EIO
+expect_eq "exclusive after the failed write" "$(cat $PAR/exclusive)" N
+expect_eq "hooked after the failed write" "$(hooked_names)" "$(names_of $HOOKED_THROTTLE)"
+lines=$(dmesg | grep 'skmemcg:' | tail -n +$((before + 1)))
+note "exclusive=1: $lines"
+expect_eq "lines logged by the failed write" "$(echo "$lines" | wc -l)" 1
+echo "$lines" | grep -q "cannot hook __sk_mem_reduce_allocated: -5; left as it was" ||
+	fail "want a line naming the hook"
+# Listing a cgroup turns the same policy on: refused alike, list left empty.
+mkdir -p /sys/fs/cgroup/ms_ex
+expect_eq "exclusive_cgroups +/ms_ex with its hook failing" \
+	"$(printf +/ms_ex | skm-write $PAR/exclusive_cgroups)" EIO
+expect_eq "exclusive_cgroups after the failed write" "$(cat $PAR/exclusive_cgroups)" ""
+rmdir /sys/fs/cgroup/ms_ex
+unload
 
 # And a normal load still works afterwards.
-load
+load $ALL_POLICIES
 expect_eq "hooked functions" "$(hooked_functions | wc -l)" "$NHOOKS"
 unload
 exit 0

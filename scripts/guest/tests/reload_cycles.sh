@@ -2,7 +2,9 @@
 # Load/unload under traffic (in a boot of its own, single-threaded TCG: see
 # scripts/test.sh): SKM_CYCLES (default 10) cycles of modprobe
 # with random valid parameters, random knob changes through both
-# interfaces, and rmmod, while TCP and UDP traffic, memory pressure with a
+# interfaces, and rmmod, then one load with SKM_FLIPS (default 20) random
+# policy flips (each checked: exactly the functions the knobs call for are
+# hooked), while TCP and UDP traffic, memory pressure with a
 # socket burst, cgroup creation and removal, and an accept() storm run in
 # cgroups. Every load and unload must succeed with the module holding no
 # references. Afterwards, with the traffic stopped: TCP and UDP
@@ -66,13 +68,33 @@ tcp0=$(sock_mem TCP)
 udp0=$(sock_mem UDP)
 note "baseline: TCP mem $tcp0, UDP mem $udp0 pages"
 
-# One load and unload with no traffic, to compare the unloads under it with.
+# expected_hooks: the functions the knobs' values call for (lib.sh's lists)
+expected_hooks() {
+	[ "$(cat $PAR/enabled)" = Y ] || return 0
+	_l=
+	[ "$(cat $PAR/throttle)" = Y ] && _l="$_l $HOOKED_THROTTLE"
+	if [ "$(cat $PAR/exclusive)" = Y ] || [ -n "$(cat $PAR/exclusive_cgroups)" ]; then
+		_l="$_l $HOOKED_EXCLUSIVE"
+	fi
+	[ "$(cat $PAR/reclaim_policy)" != kernel ] && _l="$_l $HOOKED_RECLAIM"
+	# shellcheck disable=SC2086
+	names_of $_l
+}
+
+# One load, a policy turned off and an unload with no traffic, to compare
+# those under it with. (Turning exclusive off waits for every replacement
+# to finish before handing the pages back, as an unload does.)
 t=$(now)
-modprobe skmemcg || fail "idle modprobe skmemcg"
+# shellcheck disable=SC2086
+modprobe skmemcg $ALL_POLICIES || fail "idle modprobe skmemcg"
 t_load=$(secs_since "$t")
 t=$(now)
+echo 0 > $PAR/exclusive || fail "idle exclusive=0"
+t_off_idle=$(secs_since "$t")
+t=$(now)
 rmmod skmemcg || fail "idle rmmod skmemcg"
-note "idle: modprobe ${t_load}s, rmmod $(secs_since "$t")s"
+t_rmmod_idle=$(secs_since "$t")
+note "idle: modprobe ${t_load}s, exclusive=0 ${t_off_idle}s, rmmod ${t_rmmod_idle}s"
 
 # The background: each loop in a cgroup of its own, stopped by cgroup.kill.
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
@@ -139,6 +161,37 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 	sleep "0.$(rnd 10)"
 done
 
+# Policy flips under the same traffic: one load with every policy on, then
+# SKM_FLIPS (default 20) random writes that turn policies on and off, each
+# timed, the hooked functions checked against the knobs after each.
+SKM_FLIPS=${SKM_FLIPS:-20}
+# shellcheck disable=SC2086
+modprobe skmemcg $ALL_POLICIES || fail "flips: modprobe skmemcg"
+flip=0
+while [ $flip -lt "$SKM_FLIPS" ]; do
+	flip=$((flip + 1))
+	k=$(pick throttle exclusive reclaim_policy enabled exclusive_cgroups)
+	case $k in
+	reclaim_policy) v=$(pick kernel linear seed) ;;
+	exclusive_cgroups) v=$(pick +/cyc_acc -/cyc_acc +/cyc_tcp -/cyc_tcp) ;;
+	*) v=$(pick 0 1) ;;
+	esac
+	dir=$(pick "$DBG" "$PAR")
+	t=$(now)
+	r=$(printf '%s' "$v" | skm-write "$dir/$k")
+	t_flip=$(secs_since "$t")
+	expect_eq "flip $flip: $dir/$k <- $v" "$r" ok
+	expect_eq "flip $flip: hooked after $k=$v" "$(hooked_names)" "$(expected_hooks)"
+	note "flip $flip: $k=$v in ${t_flip}s, $(skm_stat hooks_installed) hooks"
+	flip_max=$(awk -v a="$t_flip" -v m="${flip_max:-0}" 'BEGIN { print (a > m ? a : m) }')
+	sleep "0.$(rnd 10)"
+done
+t=$(now)
+rmmod skmemcg || fail "flips: rmmod"
+t_unload=$(secs_since "$t")
+note "flips: rmmod after them in ${t_unload}s"
+unload_max=$(awk -v a="$t_unload" -v m="${unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
+
 kill $churn $watch
 wait $churn $watch 2> /dev/null
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
@@ -159,7 +212,7 @@ while :; do
 	[ $n -lt 200 ] || fail "memory_allocated not back to baseline: TCP $tcp0 -> $tcp, UDP $udp0 -> $udp pages (slack $slack)"
 	sleep 0.1
 done
-note "slowest rmmod under traffic: ${unload_max}s"
+note "slowest rmmod under traffic: ${unload_max}s (idle ${t_rmmod_idle}s); slowest of $SKM_FLIPS policy flips: ${flip_max}s (exclusive=0 idle ${t_off_idle}s)"
 note "after $SKM_CYCLES cycles: TCP mem $tcp0 -> $tcp, UDP mem $udp0 -> $udp pages (slack $slack)"
 # memory.stat is flushed from per-CPU deltas every 2 s by a deferrable
 # timer (which an idle CPU may never fire), or on a read once enough updates

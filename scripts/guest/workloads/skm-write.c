@@ -23,6 +23,8 @@ static const char *errno_name(int e)
 	case EFAULT: return "EFAULT";
 	case ENOSPC: return "ENOSPC";
 	case E2BIG: return "E2BIG";
+	case EIO: return "EIO";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
 	default: return strerror(e);
 	}
 }
