@@ -26,7 +26,7 @@
  *    together may not exceed the node's CPU share of tcp_mem[2] / divisor
  *    (never less than one reserve). Over it, the node's CPUs holding more
  *    than their fair share (bound / CPUs of the node) are drained. A real
- *    per-node tier is out of reach of a module: see README.
+ *    per-node tier is out of reach of a module: see docs/pcpu-reserve.md.
  *
  * All sizes here are in pages; time is in jiffies or ms as named. Pure
  * functions: inputs by value, no globals.

@@ -21,8 +21,8 @@
 # Every boot here patches kernel text while other vCPUs run (the module's
 # load and unload, policy flips, tracepoints), and under multi-threaded TCG
 # that stalls or hangs even the stock kernel with no skmemcg: the
-# testbed_patching case measures it (scripts/test.sh runs it in the NUMA
-# boot). "multi" stays only to reproduce that.
+# testbed_patching case measures it ("make check-testbed", i.e.
+# scripts/test.sh testbed). "multi" stays only to reproduce that.
 # KVER defaults to the newest installed 6.1 kernel (env KVER works too);
 # cases default to every file in scripts/guest/tests/ except the lib*.sh
 # helpers, the pcpu_* cases, which need a NUMA guest, the reclaim_*
