@@ -1,0 +1,413 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/skmemcg-exporter against a fake /sys/module/skmemcg and
+# /sys/kernel/debug/skmemcg (SKMEMCG_SYSFS, SKMEMCG_DEBUGFS), no module
+# needed. The fake tree is made from the code, so that a new stats line,
+# knob or cgroups column shows up here: the stats names from
+# skm_stats_show() (module/debugfs.c) and the functions it calls, the
+# stat names of module/stats.c, the knobs and their kinds from
+# module_param*() in module/*.c, the cgroups header from skm_memcg_show()
+# (module/memcg_state.c). Each value is given in the format the kernel
+# prints it.
+#
+# Checks, each one test:
+#   promtool      "promtool check metrics" passes on the output (loaded,
+#                 not loaded, debugfs unreadable)
+#   help-type     every sample's family has one HELP and one TYPE line
+#   stats         every stats line is a metric with the same value:
+#                 skmemcg_<name> (gauges), skmemcg_<name>_total (counters),
+#                 *_ns as *_seconds_total
+#   knobs         every knob: bool 1/0, numbers in base units, text as
+#                 skmemcg_knob_info, exclusive_cgroups as a count and a
+#                 series per cgroup
+#   cgroups       every column of every cgroups line, per cgroup label
+#                 (paths with a space, a quote and a backslash)
+#   not-loaded    no /sys/module/skmemcg: exactly skmemcg_loaded 0, exit 0
+#   unreadable    debugfs missing: skmemcg_debugfs_readable 0, the knobs,
+#                 no stats or cgroups metrics
+#   output        --output FILE: FILE replaced by rename (new inode), same
+#                 bytes as stdout, no FILE.tmp left; a failed write leaves
+#                 the old FILE
+#   shells        the output is the same byte for byte under /bin/sh, bash
+#                 and busybox sh with busybox's awk, mv and rm only (when
+#                 /bin/busybox exists)
+#
+# SKM_EXPORTER_TEST_BREAK=<check> breaks that check's fixture or input on
+# purpose, to show that the check can fail.
+#
+# Last line: "exporter-test: N passed, N failed". Exit 0 only if none failed.
+#
+#   scripts/exporter-test.sh
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh disable=SC1091
+. "$(dirname "$0")/lib.sh"
+
+exporter=$SKM_ROOT/scripts/skmemcg-exporter
+brk=${SKM_EXPORTER_TEST_BREAK:-}
+command -v promtool > /dev/null || skm_die "promtool not installed (Debian package prometheus)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+pass() {
+	echo "PASS $1"
+	passed=$((passed + 1))
+}
+
+# fail CHECK WHY...
+fail() {
+	local c=$1
+	shift
+	echo "FAIL $c: $*"
+	failed=$((failed + 1))
+}
+
+# ---------------------------------------------------------------- fixture
+cd "$SKM_ROOT"
+sys=$tmp/sys
+dbg=$tmp/dbg
+mkdir -p "$sys/parameters" "$dbg"
+sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf > "$sys/version"
+
+# stats: the names in the order skm_stats_show() prints them.
+fn_body() { # FILE FUNCTION: the lines of FUNCTION's definition in FILE
+	sed -n "/^[a-z].*[ *]$2(/,/^}/p" "$1"
+}
+show=$(fn_body module/debugfs.c skm_stats_show)
+[ -n "$show" ] || skm_die "no skm_stats_show() in module/debugfs.c"
+stat_names=()
+while IFS= read -r l; do
+	case $l in
+	*'seq_printf(m, "%s %lu\n", skm_stat_name(stat)'*)
+		mapfile -t -O "${#stat_names[@]}" stat_names < <(sed -n \
+			's/^\t\[SKM_STAT_[A-Z_]*\][[:space:]]*= "\([a-z_]*\)",$/\1/p' module/stats.c) ;;
+	*'seq_printf(m, "'[a-z]*)
+		n=${l#*seq_printf(m, \"}
+		stat_names+=("${n%% *}") ;;
+	*skm_*_show_stats\(m\)\;*)
+		f=${l%%(m);*}
+		f=${f##*[!a-z_]}
+		file=$(grep -l "^void $f(struct seq_file \*m)" module/*.c) ||
+			skm_die "no definition of $f() in module/"
+		mapfile -t -O "${#stat_names[@]}" stat_names < <(fn_body "$file" "$f" |
+			sed -n 's/.*seq_printf(m, "\([a-z_]*\) %.*/\1/p') ;;
+	esac
+done <<< "$show"
+[ "${#stat_names[@]}" -ge 20 ] || skm_die "found only ${#stat_names[@]} stats names in the code: ${stat_names[*]}"
+
+# Gauges; every other stats line is a counter.
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages "
+declare -A stat_val=() stat_metric=() stat_want=()
+i=0
+for n in "${stat_names[@]}"; do
+	i=$((i + 1))
+	v=$((1000 + i))
+	want=$v
+	case $n in
+	*_ns) v=1234567890123 want=1234.567890123 ;;
+	throttled_tx) v=18446744073709551615 want=$v ;;	# no float on the way
+	pressure_critical) v=0 want=0 ;;
+	esac
+	if [[ $gauges == *" $n "* ]]; then
+		metric=skmemcg_$n
+	else
+		metric=skmemcg_${n%_ns}
+		[ "$metric" = "skmemcg_$n" ] || metric=${metric}_seconds
+		metric=${metric}_total
+	fi
+	stat_val[$n]=$v
+	stat_metric[$n]=$metric
+	stat_want[$n]=$want
+done
+[ "$brk" != stats ] || stat_val[throttled_rx]=12x
+for n in "${stat_names[@]}"; do
+	printf '%s %s\n' "$n" "${stat_val[$n]}"
+done > "$dbg/stats"
+
+# knobs: every module_param*() with a sysfs file (permission not 0), by
+# the kind of its ops or type, with a value as its get() prints it.
+declare -A knob_kind=() knob_val=() knob_lines=()
+while read -r name kind perm; do
+	[ "$perm" != 0 ] || continue
+	knob_kind[$name]=$kind
+done < <(tr '\n\t' '  ' < <(cat module/*.c) |
+	grep -oE 'module_param(_cb|_named)? *\( *[a-z0-9_]+ *,[^;]*\) *;' |
+	sed -E 's/^module_param_cb *\( *([a-z0-9_]+) *, *&([a-z0-9_]+) *,.*, *([0-9]+) *\) *;$/\1 \2 \3/;
+		s/^module_param(_named)? *\( *([a-z0-9_]+) *,.*, *([a-z]+) *, *([0-9]+) *\) *;$/\2 \3 \4/')
+[ "${#knob_kind[@]}" -ge 15 ] || skm_die "found only ${#knob_kind[@]} knobs in the code"
+declare -A text_val=([throttle_level]=critical [pressure_source]="psi,headroom"
+	[pcpu_rsv]=auto [reclaim_policy]=linear)
+bools=0
+for name in "${!knob_kind[@]}"; do
+	case ${knob_kind[$name]} in
+	skm_bool_ops | bool)
+		bools=$((bools + 1))
+		v=N
+		[ $((bools % 2)) -eq 0 ] || v=Y
+		knob_val[$name]=$v ;;
+	skm_uint_ops | uint | int | ulong)
+		case $name in
+		*_ms) v=1500 ;;
+		*_pct) v=25 ;;
+		*) v=7 ;;
+		esac
+		knob_val[$name]=$v ;;
+	skm_fmt_ops | charp)
+		[ -n "${text_val[$name]:-}" ] || skm_die "knob $name: the test has no text value for it"
+		knob_val[$name]=${text_val[$name]} ;;
+	skm_excl_cgroups_param_ops)
+		# as skm_excl_cgroups_param_get() prints it
+		knob_lines[$name]=$'+/tenant-a\n+/a b/c"d\\e\n# 2 more' ;;
+	*)
+		skm_die "knob $name has ops or type ${knob_kind[$name]}, which this test does not know" ;;
+	esac
+done
+[ "$brk" != knobs ] || knob_val[enabled]=maybe
+for name in "${!knob_kind[@]}"; do
+	if [ -n "${knob_lines[$name]:-}" ]; then
+		printf '%s\n' "${knob_lines[$name]}"
+	else
+		printf '%s\n' "${knob_val[$name]}"
+	fi > "$sys/parameters/$name"
+done
+
+# cgroups: the header as skm_memcg_show() prints it, three memcgs.
+header=$(sed -n 's/.*seq_puts(m, "\(# cgroup [^"]*\)\\n");.*/\1/p' module/memcg_state.c)
+[ -n "$header" ] || skm_die "no cgroups header in module/memcg_state.c"
+read -ra cols <<< "${header#\# }"
+cg_paths=(/ /system.slice/web.service '/a b/c"d\e')
+# column -> "value value value" for the three memcgs; and what to expect
+declare -A cg_in=(
+	[level]="none medium critical"
+	[expires_ms]="0 750 1"
+	[throttled_tx]="0 12 18446744073709551615"
+	[throttled_rx]="0 3 0"
+	[exclusive]="no yes no"
+	[protection_kib]="0 1024 0"
+	[usage_kib]="0 2048 3"
+	[scan_pct]="- 12.3 100.0")
+declare -A cg_metric=(
+	[level]=skmemcg_cgroup_pressure_level
+	[expires_ms]=skmemcg_cgroup_pressure_expires_seconds
+	[throttled_tx]=skmemcg_cgroup_throttled_tx_total
+	[throttled_rx]=skmemcg_cgroup_throttled_rx_total
+	[exclusive]=skmemcg_cgroup_exclusive
+	[protection_kib]=skmemcg_cgroup_reclaim_protection_bytes
+	[usage_kib]=skmemcg_cgroup_reclaim_usage_bytes
+	[scan_pct]=skmemcg_cgroup_reclaim_scan_ratio)
+declare -A cg_want=(
+	[level]="0 1 2"
+	[expires_ms]="0 0.75 0.001"
+	[throttled_tx]="0 12 18446744073709551615"
+	[throttled_rx]="0 3 0"
+	[exclusive]="0 1 0"
+	[protection_kib]="0 1048576 0"
+	[usage_kib]="0 2097152 3072"
+	[scan_pct]="- 0.123 1")
+for c in "${cols[@]:1}"; do
+	[ -n "${cg_in[$c]:-}" ] || skm_die "cgroups column $c: the test has no values for it"
+done
+{
+	echo "$header"
+	for r in 0 1 2; do
+		line=${cg_paths[r]}
+		for c in "${cols[@]:1}"; do
+			read -ra vals <<< "${cg_in[$c]}"
+			[ "$brk$r$c" != cgroups1scan_pct ] || continue
+			line="$line ${vals[r]}"
+		done
+		echo "$line"
+	done
+} > "$dbg/cgroups"
+
+# ---------------------------------------------------------------- runs
+# Busybox: a folder with only its applets, so that nothing else is used.
+bb=
+if [ -x /bin/busybox ]; then
+	bb=$tmp/bb
+	mkdir -p "$bb"
+	for a in sh awk mv rm cat; do ln -s /bin/busybox "$bb/$a"; done
+fi
+
+# run SHELL OUT [ARGS...]: the exporter under SHELL (sh, bash or busybox)
+# on the fixture (SKMEMCG_SYSFS and SKMEMCG_DEBUGFS as set by the caller).
+run() {
+	local shell=$1 out=$2
+	shift 2
+	case $shell in
+	busybox) env PATH="$bb" SKMEMCG_SYSFS="$S" SKMEMCG_DEBUGFS="$D" \
+		/bin/busybox sh "$exporter" "$@" > "$out" ;;
+	*) SKMEMCG_SYSFS="$S" SKMEMCG_DEBUGFS="$D" "$shell" "$exporter" "$@" > "$out" ;;
+	esac
+}
+
+S=$sys D=$dbg
+run sh "$tmp/loaded.prom" || skm_die "exporter exited $? on the fixture"
+S=$tmp/nothing D=$dbg
+[ "$brk" != not-loaded ] || S=$sys
+rc=0
+run sh "$tmp/notloaded.prom" || rc=$?
+S=$sys D=$tmp/nothing
+[ "$brk" != unreadable ] || D=$dbg
+run sh "$tmp/unreadable.prom" || skm_die "exporter exited $? with debugfs missing"
+out=$tmp/loaded.prom
+
+# has METRIC-AND-LABELS VALUE: is "METRIC-AND-LABELS VALUE" a line of $out?
+has() {
+	grep -qxF -- "$1 $2" "$out"
+}
+
+# ---------------------------------------------------------------- checks
+# promtool
+bad=
+for f in loaded notloaded unreadable; do
+	cp "$tmp/$f.prom" "$tmp/$f.check"
+	[ "$brk" != promtool ] || sed -i 's/^# TYPE skmemcg_loaded gauge$/# TYPE skmemcg_loaded counter/' "$tmp/$f.check"
+	if ! r=$(promtool check metrics < "$tmp/$f.check" 2>&1); then
+		bad="$bad $f: $r;"
+	fi
+done
+if [ -z "$bad" ]; then pass promtool; else fail promtool "$bad"; fi
+
+# help-type: each sample's family (its name, or the name less _total
+# for a counter, as the format allows nothing else here) has one HELP and
+# one TYPE, before its samples
+cp "$out" "$tmp/ht.check"
+[ "$brk" != help-type ] || sed -i '/^# HELP skmemcg_knob_info /d' "$tmp/ht.check"
+r=$(awk '
+	/^# HELP / { help[$3]++; next }
+	/^# TYPE / { type[$3]++; next }
+	/^#/ { next }
+	{
+		m = $0; sub(/[{ ].*/, "", m)
+		if (help[m] != 1 || type[m] != 1) print m
+	}' "$tmp/ht.check" | sort -u)
+if [ -z "$r" ]; then pass help-type; else fail help-type "no single HELP and TYPE before: ${r//$'\n'/ }"; fi
+
+# stats
+bad=
+for n in "${stat_names[@]}"; do
+	m=${stat_metric[$n]}
+	type=counter
+	[[ $gauges != *" $n "* ]] || type=gauge
+	has "$m" "${stat_want[$n]}" || bad="$bad $n->$m=${stat_want[$n]}($(grep "^$m " "$out" || echo none))"
+	grep -qx "# TYPE $m $type" "$out" || bad="$bad $n:not-$type"
+done
+if [ -z "$bad" ]; then pass "stats (${#stat_names[@]} lines)"; else fail stats "$bad"; fi
+
+# knobs
+bad=
+for name in "${!knob_kind[@]}"; do
+	v=${knob_val[$name]:-}
+	case ${knob_kind[$name]} in
+	skm_bool_ops | bool)
+		w=0
+		[ "$v" != Y ] || w=1
+		has "skmemcg_knob_$name" "$w" || bad="$bad $name" ;;
+	skm_uint_ops | uint | int | ulong)
+		case $name in
+		*_ms) has "skmemcg_knob_${name%_ms}_seconds" 1.5 || bad="$bad $name" ;;
+		*_pct) has "skmemcg_knob_${name%_pct}_ratio" 0.25 || bad="$bad $name" ;;
+		*) has "skmemcg_knob_$name" 7 || bad="$bad $name" ;;
+		esac ;;
+	skm_fmt_ops | charp)
+		has "skmemcg_knob_info{knob=\"$name\",value=\"$v\"}" 1 || bad="$bad $name" ;;
+	skm_excl_cgroups_param_ops)
+		has skmemcg_knob_exclusive_cgroups 4 &&
+		has 'skmemcg_knob_exclusive_cgroup{cgroup="/tenant-a"}' 1 &&
+		has 'skmemcg_knob_exclusive_cgroup{cgroup="/a b/c\"d\\e"}' 1 || bad="$bad $name" ;;
+	esac
+done
+if [ -z "$bad" ]; then pass "knobs (${#knob_kind[@]})"; else fail knobs "missing or wrong:$bad"; fi
+
+# cgroups
+bad=
+for c in "${cols[@]:1}"; do
+	read -ra wants <<< "${cg_want[$c]}"
+	for r in 0 1 2; do
+		p=${cg_paths[r]//\\/\\\\}
+		p=${p//\"/\\\"}
+		sel="${cg_metric[$c]}{cgroup=\"$p\"}"
+		if [ "${wants[r]}" = - ]; then
+			! grep -qF -- "$sel " "$out" || bad="$bad $sel(should be absent)"
+		else
+			has "$sel" "${wants[r]}" || bad="$bad $sel=${wants[r]}"
+		fi
+	done
+done
+if [ -z "$bad" ]; then pass "cgroups (${#cols[@]} columns x ${#cg_paths[@]} memcgs)"; else fail cgroups "$bad"; fi
+
+# not-loaded
+want=$'# HELP skmemcg_loaded Whether the skmemcg module is loaded (1) or not (0)\n# TYPE skmemcg_loaded gauge\nskmemcg_loaded 0'
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/notloaded.prom")" = "$want" ]; then
+	pass not-loaded
+else
+	fail not-loaded "exit $rc, output: $(grep -v '^#' "$tmp/notloaded.prom" | head -n 3 | tr '\n' ' ')"
+fi
+
+# unreadable
+u=$tmp/unreadable.prom
+if grep -qx 'skmemcg_debugfs_readable 0' "$u" && grep -qx 'skmemcg_loaded 1' "$u" &&
+	grep -q '^skmemcg_knob_' "$u" &&
+	! grep -qE '^skmemcg_(cgroup_|hooks_installed|throttled_|stat_)' "$u"; then
+	pass unreadable
+else
+	fail unreadable "$(grep -v '^#' "$u" | head -n 5 | tr '\n' ' ')"
+fi
+
+# output
+S=$sys D=$dbg
+f=$tmp/textfile/skmemcg.prom
+mkdir -p "$tmp/textfile"
+echo "# old" > "$f"
+ino0=$(stat -c %i "$f")
+[ "$brk" != output ] || mkdir "$f.tmp"
+rc=0
+run sh /dev/null --output "$f" 2> "$tmp/output.err" || rc=$?
+if [ "$rc" -eq 0 ] && [ -f "$f" ] && [ ! -e "$f.tmp" ] && cmp -s "$f" "$out" &&
+	[ "$(stat -c %i "$f")" != "$ino0" ]; then
+	# and a write that fails leaves the old file
+	echo "# old" > "$f"
+	mkdir "$f.tmp"
+	rc2=0
+	run sh /dev/null --output "$f" 2> /dev/null || rc2=$?
+	rmdir "$f.tmp"
+	if [ "$rc2" -ne 0 ] && [ "$(cat "$f")" = "# old" ]; then
+		pass output
+	else
+		fail output "a failed write: exit $rc2, file now: $(head -n 1 "$f")"
+	fi
+else
+	fail output "exit $rc ($(cat "$tmp/output.err")), $f $( [ -f "$f" ] && echo present || echo absent)," \
+		"$f.tmp $( [ -e "$f.tmp" ] && echo left || echo gone), same as stdout: $(cmp -s "$f" "$out" && echo yes || echo no)," \
+		"inode $ino0 -> $(stat -c %i "$f" 2>/dev/null)"
+fi
+
+# shells
+bad=
+shells="bash"
+[ -z "$bb" ] || shells="$shells busybox"
+for sh in $shells; do
+	S=$sys D=$dbg
+	if [ "$brk" = shells ] && [ "$sh" = busybox ]; then
+		cp -r "$dbg" "$tmp/dbg2"
+		sed -i 's/^hooks_installed .*/hooks_installed 1/' "$tmp/dbg2/stats"
+		D=$tmp/dbg2
+	fi
+	for case in loaded notloaded; do
+		[ "$case" = loaded ] || S=$tmp/nothing
+		run "$sh" "$tmp/$sh-$case.prom" || bad="$bad $sh:$case:exit-$?"
+		cmp -s "$tmp/$sh-$case.prom" "$tmp/$case.prom" ||
+			bad="$bad $sh:$case: $({ diff "$tmp/$case.prom" "$tmp/$sh-$case.prom" || true; } |
+				awk '/^[<>]/ && n++ < 2 { printf "%s ", $0 }')"
+	done
+done
+if [ -z "$bb" ]; then
+	echo "NOTE no /bin/busybox: the busybox run is left out"
+fi
+if [ -z "$bad" ]; then pass "shells (sh = $(readlink -f /bin/sh), $shells)"; else fail shells "$bad"; fi
+
+echo "exporter-test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] || exit 1
