@@ -4,6 +4,8 @@
 # make C=2             the same, with sparse on every file
 # make checkpatch      scripts/checkpatch.pl --strict on our sources
 # make doccheck        the docs' links, knobs and README length (scripts/doccheck.sh)
+# make deb             out/skmemcg-dkms_<version>_all.deb, the Debian DKMS package
+#                      (debian/, dh-dkms), without root (scripts/deb.sh)
 # make kunit           KUnit suites in UML
 # make test            everything the README's test command runs
 # make demo            the README's demo in the VM
@@ -34,6 +36,9 @@ checkpatch:
 doccheck:
 	scripts/doccheck.sh
 
+deb:
+	scripts/deb.sh
+
 kunit:
 	scripts/kunit.sh
 
@@ -52,4 +57,4 @@ check-debug:
 check-testbed:
 	scripts/test.sh testbed
 
-.PHONY: all modules clean checkpatch doccheck kunit test demo bench check-debug check-testbed
+.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed
