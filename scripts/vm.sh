@@ -149,6 +149,8 @@ mkdir -p "$root"/{bin,tests,proc,sys,dev,tmp,etc,opt} "$root/lib/modules/$kver/e
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$SKM_ROOT/scripts/guest/init" "$root/init"
 cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$SKM_ROOT"/scripts/guest/demo/*.sh "$root/tests/"
+# The Prometheus exporter, for the exporter case: busybox runs it as is.
+install -m 0755 "$SKM_ROOT/scripts/skmemcg-exporter" "$root/bin/skmemcg-exporter"
 for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$root/bin/$(basename "$src" .c)" "$src" ||
 		skm_die "building $src"
