@@ -34,7 +34,8 @@
 #                 /bin/busybox exists)
 #
 # SKM_EXPORTER_TEST_BREAK=<check> breaks that check's fixture or input on
-# purpose, to show that the check can fail.
+# purpose, to show that the check can fail. SKM_EXPORTER_TEST_KEEP=1 keeps
+# the fake tree and the outputs (the folder is printed).
 #
 # Last line: "exporter-test: N passed, N failed". Exit 0 only if none failed.
 #
@@ -47,7 +48,11 @@ exporter=$SKM_ROOT/scripts/skmemcg-exporter
 brk=${SKM_EXPORTER_TEST_BREAK:-}
 command -v promtool > /dev/null || skm_die "promtool not installed (Debian package prometheus)"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${SKM_EXPORTER_TEST_KEEP:-}" ]; then
+	trap 'echo "NOTE fake tree and outputs kept in $tmp"' EXIT
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
 passed=0
 failed=0
 
