@@ -18,7 +18,8 @@ set -euo pipefail
 log=${1:?usage: $0 CONSOLE_LOG [CASE]}
 case=${2:-exporter}
 [ -r "$log" ] || skm_die "no console log $log"
-command -v promtool > /dev/null || skm_die "promtool not installed (Debian package prometheus)"
+promtool=$(skm_promtool)
+[ -n "$promtool" ] || skm_die "no promtool: run scripts/setup.sh (it unpacks Debian's prometheus package)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -47,7 +48,7 @@ for f in "$tmp"/*.prom; do
 	if ! grep -q '^skmemcg_loaded [01]$' "$f"; then
 		echo "FAIL $name: no skmemcg_loaded line"
 		failed=1
-	elif r=$(promtool check metrics < "$f" 2>&1); then
+	elif r=$("$promtool" check metrics < "$f" 2>&1); then
 		echo "PASS $name: promtool check metrics ($(grep -vc '^#' "$f") samples)"
 	else
 		echo "FAIL $name: promtool check metrics: $r"

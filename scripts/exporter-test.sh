@@ -46,7 +46,8 @@ set -euo pipefail
 
 exporter=$SKM_ROOT/scripts/skmemcg-exporter
 brk=${SKM_EXPORTER_TEST_BREAK:-}
-command -v promtool > /dev/null || skm_die "promtool not installed (Debian package prometheus)"
+promtool=$(skm_promtool)
+[ -n "$promtool" ] || skm_die "no promtool: run scripts/setup.sh (it unpacks Debian's prometheus package)"
 tmp=$(mktemp -d)
 if [ -n "${SKM_EXPORTER_TEST_KEEP:-}" ]; then
 	trap 'echo "NOTE fake tree and outputs kept in $tmp"' EXIT
@@ -270,7 +271,7 @@ bad=
 for f in loaded notloaded unreadable; do
 	cp "$tmp/$f.prom" "$tmp/$f.check"
 	[ "$brk" != promtool ] || sed -i 's/^# TYPE skmemcg_loaded gauge$/# TYPE skmemcg_loaded counter/' "$tmp/$f.check"
-	if ! r=$(promtool check metrics < "$tmp/$f.check" 2>&1); then
+	if ! r=$("$promtool" check metrics < "$tmp/$f.check" 2>&1); then
 		bad="$bad $f: $r;"
 	fi
 done

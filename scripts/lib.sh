@@ -115,6 +115,19 @@ skm_ksrc() {
 	echo "$dir"
 }
 
+# skm_promtool: the path of promtool (Debian's prometheus package), or
+# nothing. scripts/setup.sh does not install prometheus, whose postinst
+# would start a Prometheus server on the machine: it unpacks the package
+# into $SKM_CACHE/promtool instead, and an installed promtool is used first.
+skm_promtool() {
+	if command -v promtool > /dev/null; then
+		command -v promtool
+	elif [ -x "$SKM_CACHE/promtool/usr/bin/promtool" ]; then
+		echo "$SKM_CACHE/promtool/usr/bin/promtool"
+	fi
+	return 0
+}
+
 # skm_guest_cases main|pcpu|reclaim|bench|lockdown|reload|debug: guest test
 # cases, comma-separated.
 # "pcpu" are the per-CPU reserve cases (pcpu_*.sh), which want a NUMA

@@ -10,7 +10,7 @@ pkgs=(
 	build-essential libelf-dev bc bison flex kmod cpio xz-utils python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static dkms sparse gnuplot-nox iperf3
-	libssl-dev openssl debootstrap
+	libssl-dev openssl debootstrap dpkg-dev debhelper dh-dkms
 )
 
 sudo=
@@ -55,5 +55,18 @@ if [ -z "$k612" ] || [ ! -d "/lib/modules/$k612/build" ]; then
 	skm_log "setup: installing the 6.12 kernel $kver"
 	$sudo apt-get install -y -q --no-install-recommends \
 		"linux-image-$kver" "linux-headers-$kver" linux-source-6.12
+fi
+# promtool, which checks skmemcg-exporter's output (scripts/exporter-test.sh,
+# scripts/exporter-promcheck.sh): unpacked from Debian's prometheus package
+# into the cache, not installed, so that no Prometheus server starts here.
+if [ -z "$(skm_promtool)" ]; then
+	skm_log "setup: unpacking promtool from Debian's prometheus package into $SKM_CACHE/promtool"
+	dl=$(mktemp -d)
+	(cd "$dl" && apt-get download -q prometheus) ||
+		{ $sudo apt-get update -q && (cd "$dl" && apt-get download -q prometheus); }
+	rm -rf "$SKM_CACHE/promtool"
+	dpkg-deb -x "$dl"/prometheus_*.deb "$SKM_CACHE/promtool"
+	rm -rf "$dl"
+	[ -x "$SKM_CACHE/promtool/usr/bin/promtool" ] || skm_die "no usr/bin/promtool in the prometheus package"
 fi
 skm_log "setup: done; kernels: $(skm_kvers | paste -sd' ' -)"
