@@ -24,14 +24,18 @@ SKM_CYCLES=${SKM_CYCLES:-10}
 CG=/sys/fs/cgroup
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 
-# rnd N: a random number in [0, N)
+# Random choices set R in this shell, with no process started: under the
+# background traffic each fork and exec in the guest costs up to a second,
+# and an od per choice made a cycle take 30 s before its modprobe. ($RANDOM
+# is busybox ash's; it advances only in this shell, not in a $(...).)
+# rnd N: R = a random number in [0, N)
 rnd() {
-	echo $(( $(od -An -N2 -tu2 /dev/urandom) % $1 ))
+	R=$((RANDOM % $1))
 }
-# pick WORD...: one of the words, at random
+# pick WORD...: R = one of the words, at random
 pick() {
-	shift "$(rnd $#)"
-	echo "$1"
+	shift $((RANDOM % $#))
+	R=$1
 }
 sock_mem() { # TCP|UDP
 	awk -v p="$1:" '$1 == p { for (i = 2; i < NF; i++) if ($i == "mem") print $(i + 1) }' /proc/net/sockstat
@@ -42,7 +46,7 @@ now() { cut -d' ' -f1 /proc/uptime; }
 # secs_since T0: seconds from T0 to now, to 10 ms
 secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
-# A random value for KNOB that it takes.
+# value_for KNOB: R = a random value that KNOB takes.
 value_for() {
 	case $1 in
 	enabled) pick 1 1 1 0 ;;
@@ -134,19 +138,27 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 	cycle=$((cycle + 1))
 	params=""
 	for k in $LOAD_KNOBS; do
-		[ "$(rnd 2)" -eq 0 ] && params="$params $k=$(value_for $k)"
+		rnd 2
+		[ "$R" -eq 0 ] || continue
+		value_for "$k"
+		params="$params $k=$R"
 	done
 	# shellcheck disable=SC2086
 	modprobe skmemcg $params || fail "cycle $cycle: modprobe skmemcg$params"
 	changes=""
 	for n in 1 2 3; do
-		k=$(pick $(knobs))
-		v=$(value_for "$k")
-		dir=$(pick "$DBG" "$PAR")
+		# shellcheck disable=SC2046
+		pick $(knobs)
+		k=$R
+		value_for "$k"
+		v=$R
+		pick "$DBG" "$PAR"
+		dir=$R
 		r=$(printf '%s' "$v" | skm-write "$dir/$k")
 		expect_eq "cycle $cycle: $dir/$k <- $v" "$r" ok
 		changes="$changes $k=$v"
-		sleep "0.$(rnd 10)"
+		rnd 10
+		sleep "0.$R"
 	done
 	refs=$(cat /sys/module/skmemcg/refcnt)
 	expect_eq "cycle $cycle: module references before rmmod" "$refs" 0
@@ -158,7 +170,8 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 	t_unload=$(secs_since "$t")
 	note "cycle $cycle: unloaded in ${t_unload}s"
 	unload_max=$(awk -v a="$t_unload" -v m="${unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
-	sleep "0.$(rnd 10)"
+	rnd 10
+	sleep "0.$R"
 done
 
 # Policy flips under the same traffic: one load with every policy on, then
@@ -170,13 +183,16 @@ modprobe skmemcg $ALL_POLICIES || fail "flips: modprobe skmemcg"
 flip=0
 while [ $flip -lt "$SKM_FLIPS" ]; do
 	flip=$((flip + 1))
-	k=$(pick throttle exclusive reclaim_policy enabled exclusive_cgroups)
+	pick throttle exclusive reclaim_policy enabled exclusive_cgroups
+	k=$R
 	case $k in
-	reclaim_policy) v=$(pick kernel linear seed) ;;
-	exclusive_cgroups) v=$(pick +/cyc_acc -/cyc_acc +/cyc_tcp -/cyc_tcp) ;;
-	*) v=$(pick 0 1) ;;
+	reclaim_policy) pick kernel linear seed ;;
+	exclusive_cgroups) pick +/cyc_acc -/cyc_acc +/cyc_tcp -/cyc_tcp ;;
+	*) pick 0 1 ;;
 	esac
-	dir=$(pick "$DBG" "$PAR")
+	v=$R
+	pick "$DBG" "$PAR"
+	dir=$R
 	t=$(now)
 	r=$(printf '%s' "$v" | skm-write "$dir/$k")
 	t_flip=$(secs_since "$t")
@@ -184,7 +200,8 @@ while [ $flip -lt "$SKM_FLIPS" ]; do
 	expect_eq "flip $flip: hooked after $k=$v" "$(hooked_names)" "$(expected_hooks)"
 	note "flip $flip: $k=$v in ${t_flip}s, $(skm_stat hooks_installed) hooks"
 	flip_max=$(awk -v a="$t_flip" -v m="${flip_max:-0}" 'BEGIN { print (a > m ? a : m) }')
-	sleep "0.$(rnd 10)"
+	rnd 10
+	sleep "0.$R"
 done
 t=$(now)
 rmmod skmemcg || fail "flips: rmmod"
