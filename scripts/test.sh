@@ -3,11 +3,14 @@
 #
 # The README's test command: install what is missing, make the Debian 13
 # root that builds for Debian 13's kernels (scripts/deb13.sh), then build
-# (6.1, 6.12, 7.x, and Debian 13's own 6.12), sparse, checkpatch, DKMS (with
-# module signing), KUnit in UML, the fresh-machine check (setup and build in
-# a fresh Debian 12 root, scripts/fresh.sh), and the VM cases on every
-# supported kernel (main; the per-CPU reserve in a NUMA guest; reclaim
-# curves; lockdown; load/unload under traffic; benchmark smoke).
+# (6.1, 6.12, 7.x, and Debian 13's own 6.12), sparse, checkpatch, the docs'
+# check, the one version, the exporter on a fake tree, the Debian package
+# (make deb), DKMS (with module signing), KUnit in UML, and then at once:
+# the host chain (the fresh-machine check, scripts/fresh.sh, then the
+# package in a fresh root, scripts/deb-test.sh) and the VM cases on every
+# supported kernel (main, with the exporter's output checked by promtool;
+# the per-CPU reserve in a NUMA guest; reclaim curves; lockdown;
+# load/unload under traffic; benchmark smoke).
 # Every boot runs under single-threaded TCG (scripts/vm.sh), so a guest
 # uses one host CPU: the boots of different kernels run in parallel, one
 # chain per kernel, SKM_JOBS at a time (default: all of them). A chain's
@@ -22,7 +25,7 @@
 #   scripts/test.sh            everything, on every supported kernel
 #   KVER=<release> ...         only that kernel (e.g. 6.12.117+deb12-amd64)
 #   SKM_SKIP_SETUP=1 ...       do not look for missing packages
-#   SKM_SKIP_FRESH=1 ...       leave out the fresh-machine check
+#   SKM_SKIP_FRESH=1 ...       leave out the fresh-machine and package checks
 #   SKM_JOBS=N ...             kernels whose boots run at once
 #   scripts/test.sh testbed    only the test bed's check (make check-testbed)
 set -uo pipefail
@@ -71,6 +74,8 @@ kernel_chain() {
 	local kver=$1 vm=$SKM_ROOT/scripts/vm.sh numa_cases
 	numa_cases=$(skm_guest_cases pcpu)
 	counted "vm-$kver" "$vm" -k "$kver" -q
+	stage "promcheck-$kver" "$SKM_ROOT/scripts/exporter-promcheck.sh" \
+		"$SKM_OUT/vm-$kver/console.log"
 	counted "vm-numa-$kver" "$vm" -k "$kver" -q -c 4 -n 2 -T 600 -t "$numa_cases"
 	counted "vm-reclaim-$kver" "$vm" -k "$kver" -q -w reclaim \
 		-T 1500 -t "$(skm_guest_cases reclaim)"
@@ -113,26 +118,44 @@ done
 stage sparse sparse_check "/lib/modules/$kver_first/build"
 stage checkpatch "$SKM_ROOT/scripts/checkpatch.sh"
 stage doccheck "$SKM_ROOT/scripts/doccheck.sh"
+stage version "$SKM_ROOT/scripts/version-check.sh"
+counted exporter "$SKM_ROOT/scripts/exporter-test.sh"
+stage deb "$SKM_ROOT/scripts/deb.sh"
 for kver in $kvers; do
 	skm_in_deb13 "$kver" && continue	# DKMS of the host builds for the host's kernels
 	stage "dkms-$kver" "$SKM_ROOT/scripts/dkms-test.sh" "$kver"
 done
 counted kunit "$SKM_ROOT/scripts/kunit.sh"
-[ -n "${SKM_SKIP_FRESH:-}" ] || stage fresh "$SKM_ROOT/scripts/fresh.sh"
+
+# host_chain: the fresh-machine check, then the package in a fresh root.
+# Both make a Debian 12 root (mostly unpacking and dpkg), so they run one
+# after the other, beside the kernels' boots.
+host_chain() {
+	stage fresh "$SKM_ROOT/scripts/fresh.sh"
+	stage deb-install "$SKM_ROOT/scripts/deb-test.sh"
+}
+if [ -z "${SKM_SKIP_FRESH:-}" ]; then
+	skm_log "chain host: started (out/chain-host.log)"
+	host_chain > "$SKM_OUT/chain-host.log" 2>&1 &
+	host_pid=$!
+fi
 
 jobs_max=${SKM_JOBS:-$(echo "$kvers" | wc -w)}
-running=0
+chains=()	# the kernel chains running (the host chain is not counted)
 for kver in $kvers; do
-	if [ "$running" -ge "$jobs_max" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	while [ "${#chains[@]}" -ge "$jobs_max" ]; do
+		wait -n "${chains[@]}"
+		for i in "${!chains[@]}"; do
+			kill -0 "${chains[i]}" 2> /dev/null || unset 'chains[i]'
+		done
+		chains=("${chains[@]}")
+	done
 	skm_log "chain $kver: started (out/chain-$kver.log)"
 	kernel_chain "$kver" > "$SKM_OUT/chain-$kver.log" 2>&1 &
-	running=$((running + 1))
+	chains+=($!)
 done
 wait
-for kver in $kvers; do
+for kver in ${host_pid:+host} $kvers; do
 	echo
 	echo "=== $kver"
 	cat "$SKM_OUT/chain-$kver.log"
