@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "cglist.h"
 #include "debugfs.h"
 #include "exclusive.h"
 #include "hook_time.h"
@@ -125,10 +126,12 @@ void skm_debugfs_init(void)
 	for (i = 0; i < THIS_MODULE->num_kp; i++) {
 		if (!(kp[i].perm & 0200))
 			continue;	/* load-time only */
-		if (kp[i].ops == &skm_excl_cgroups_param_ops)
-			continue;	/* its own file below */
-		debugfs_create_file(kp[i].name, 0600, skm_debugfs_dir,
-				    (void *)&kp[i], &skm_knob_fops);
+		if (kp[i].ops == &skm_cglist_param_ops)	/* a list: its own fops */
+			debugfs_create_file(kp[i].name, 0600, skm_debugfs_dir,
+					    kp[i].arg, &skm_cglist_fops);
+		else
+			debugfs_create_file(kp[i].name, 0600, skm_debugfs_dir,
+					    (void *)&kp[i], &skm_knob_fops);
 	}
 	debugfs_create_file("stats", 0444, skm_debugfs_dir, NULL,
 			    &skm_stats_fops);
@@ -136,8 +139,6 @@ void skm_debugfs_init(void)
 			    &skm_cgroups_fops);
 	debugfs_create_file("hook_times", 0444, skm_debugfs_dir, NULL,
 			    &skm_hook_times_fops);
-	debugfs_create_file("exclusive_cgroups", 0600, skm_debugfs_dir, NULL,
-			    &skm_excl_cgroups_fops);
 }
 
 void skm_debugfs_exit(void)

@@ -34,11 +34,15 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "cglist.h"
 #include "exclusive.h"
 #include "exclusive_policy.h"
 #include "knobs.h"
+#include "memcg_state.h"
 #include "sock_compat.h"
 #include "sock_hooks.h"
+#include "throttle.h"
+#include "trace.h"
 
 #define SKM_EXCL_HASH_BITS	12
 #define SKM_EXCL_PROTOS		8
@@ -57,12 +61,6 @@ struct skm_excl_sk {
 	struct rcu_head rcu;
 };
 
-struct skm_excl_cg {
-	struct hlist_node node;
-	u64 id;
-	struct rcu_head rcu;
-};
-
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
@@ -70,9 +68,9 @@ static DEFINE_HASHTABLE(skm_excl_socks, SKM_EXCL_HASH_BITS);
 static DEFINE_SPINLOCK(skm_excl_socks_lock);
 static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
-static DEFINE_HASHTABLE(skm_excl_cgs, 6);
-static DEFINE_MUTEX(skm_excl_cgs_lock);
-static atomic_t skm_excl_nr_cgs = ATOMIC_INIT(0);
+/* exclusive_cgroups (cglist.h) */
+struct skm_cglist skm_excl_cgroups =
+	SKM_CGLIST_INIT("exclusive_cgroups", false);
 
 int __init skm_excl_init(void)
 {
@@ -170,27 +168,16 @@ static void skm_excl_from_global(struct skm_excl_sk *es, long pages)
 	atomic_long_add(pages, &es->pages);
 }
 
-/* Does exclusive_cgroups list any cgroup? */
+/* Does exclusive_cgroups list any cgroup (waiting or not)? */
 bool skm_excl_cgroups_listed_any(void)
 {
-	return atomic_read(&skm_excl_nr_cgs) > 0;
+	return skm_cglist_any(&skm_excl_cgroups);
 }
 
 /* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 {
-	if (!atomic_read(&skm_excl_nr_cgs))
-		return false;
-	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
-		u64 id = cgroup_id(memcg->css.cgroup);
-		struct skm_excl_cg *cg;
-
-		hash_for_each_possible_rcu(skm_excl_cgs, cg, node, id) {
-			if (cg->id == id)
-				return true;
-		}
-	}
-	return false;
+	return skm_cglist_covering(&skm_excl_cgroups, memcg);
 }
 
 /**
@@ -203,14 +190,9 @@ bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
 {
 	bool listed = false;
 
-	for (; cgrp && !listed && atomic_read(&skm_excl_nr_cgs);
-	     cgrp = cgroup_parent(cgrp)) {
-		u64 id = cgroup_id(cgrp);
-		struct skm_excl_cg *cg;
-
-		hash_for_each_possible_rcu(skm_excl_cgs, cg, node, id)
-			listed |= cg->id == id;
-	}
+	for (; cgrp && !listed && skm_cglist_any(&skm_excl_cgroups);
+	     cgrp = cgroup_parent(cgrp))
+		listed = skm_cglist_find(&skm_excl_cgroups, cgroup_id(cgrp));
 	return skm_exclusive_decide(READ_ONCE(skm_exclusive), listed, false, false);
 }
 
@@ -228,7 +210,7 @@ void skm_excl_bind(struct sock *sk)
 
 	if (!memcg || !sk->sk_prot->memory_allocated ||
 	    skm_sk_bypasses_prot_mem(sk) ||
-	    (!dflt && !atomic_read(&skm_excl_nr_cgs)))
+	    (!dflt && !skm_cglist_any(&skm_excl_cgroups)))
 		return;
 	rcu_read_lock();
 	listed = skm_excl_cgroup_listed(memcg);
@@ -329,6 +311,9 @@ int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
 				  sk_prot_mem_limits(sk, 2),
 				  READ_ONCE(skm_exclusive_backstop_pct))) {
 		atomic_long_inc(&skm_excl_backstopped);
+		trace_throttle(cgroup_id(sk->sk_memcg->css.cgroup),
+			       SKM_SUPPRESS_BACKSTOP, SKM_LEVEL_NONE,
+			       kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX, size);
 		goto suppress;
 	}
 	charged = skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
@@ -375,7 +360,7 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
 			skm_sk_leave_memory_pressure(sk);
 	}
-	static_call(skm_orig_mem_cgroup_uncharge_skmem)(skm_charge_target(sk), amount);
+	skm_mem_cgroup_uncharge_skmem(skm_charge_target(sk), amount);
 }
 
 /**
@@ -430,56 +415,14 @@ void skm_excl_release_all(void)
 			handed);
 }
 
-/* Empty the list: unload, and a load that failed after modprobe filled it. */
-static void skm_excl_cgroups_clear(void)
-{
-	struct hlist_node *tmp;
-	struct skm_excl_cg *cg;
-	int bkt;
-
-	mutex_lock(&skm_excl_cgs_lock);
-	hash_for_each_safe(skm_excl_cgs, bkt, tmp, cg, node) {
-		hash_del_rcu(&cg->node);
-		kfree_rcu(cg, rcu);
-	}
-	atomic_set(&skm_excl_nr_cgs, 0);
-	mutex_unlock(&skm_excl_cgs_lock);
-	rcu_barrier();
-}
-
 void skm_excl_exit(void)
 {
 	int i;
 
 	skm_excl_release_all();
-	skm_excl_cgroups_clear();
+	skm_cglist_clear(&skm_excl_cgroups);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		percpu_counter_destroy(&skm_excl_protos[i].pages);
-}
-
-/**
- * skm_excl_forget_cgroup() - drop a freed memcg's cgroup from the list
- * @memcg: the memcg being freed
- */
-void skm_excl_forget_cgroup(struct mem_cgroup *memcg)
-{
-	u64 id = cgroup_id(memcg->css.cgroup);
-	struct skm_excl_cg *cg;
-
-	if (!atomic_read(&skm_excl_nr_cgs))
-		return;
-	mutex_lock(&skm_excl_cgs_lock);
-	hash_for_each_possible(skm_excl_cgs, cg, node, id) {
-		if (cg->id == id) {
-			hash_del_rcu(&cg->node);
-			/* The last one: the policy may go off, not from here. */
-			if (atomic_dec_and_test(&skm_excl_nr_cgs))
-				skm_policies_apply_async();
-			kfree_rcu(cg, rcu);
-			break;
-		}
-	}
-	mutex_unlock(&skm_excl_cgs_lock);
 }
 
 void skm_excl_show_stats(struct seq_file *m)
@@ -495,252 +438,3 @@ void skm_excl_show_stats(struct seq_file *m)
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
 }
-
-/*
- * exclusive_cgroups: "+<path>" adds a cgroup (and its descendants) to the
- * list, "-<path>" removes it; paths as under /sys/fs/cgroup, with or without
- * that prefix. Reading lists the cgroups, one "+<path>" a line.
- *
- * Two interfaces, one list and one parser (skm_excl_cgroups_set()): the
- * debugfs file, and the module parameter exclusive_cgroups, which keeps
- * working when the kernel is locked down and can be given to modprobe
- * (repeated, once per cgroup). The debugfs file also sees the byte count, so
- * it refuses an embedded NUL; sysfs hands the setter a string, which ends at
- * the first NUL. Reading the parameter is cut at a line boundary to fit a
- * page, and then ends with a "# N more" line.
- */
-#define SKM_CGROUP_FS	"/sys/fs/cgroup"
-
-/* Call under rcu_read_lock(); return false if @id names no live cgroup. */
-static bool skm_excl_cg_path(u64 id, char *path, size_t size)
-{
-	struct cgroup *cgrp = cgroup_get_from_id(id);
-	bool ok;
-
-	if (IS_ERR(cgrp))
-		return false;
-	ok = cgroup_path(cgrp, path, size) >= 0;
-	cgroup_put(cgrp);
-	return ok;
-}
-
-static int skm_excl_cgroups_show(struct seq_file *m, void *v)
-{
-	struct skm_excl_cg *cg;
-	char *path;
-	int bkt;
-
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!path)
-		return -ENOMEM;
-	rcu_read_lock();
-	hash_for_each_rcu(skm_excl_cgs, bkt, cg, node) {
-		if (skm_excl_cg_path(cg->id, path, PATH_MAX))
-			seq_printf(m, "+%s\n", path);
-	}
-	rcu_read_unlock();
-	kfree(path);
-	return 0;
-}
-
-static int skm_excl_cgroups_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, skm_excl_cgroups_show, NULL);
-}
-
-static int skm_excl_cgroups_update(bool add, const char *path)
-{
-	struct skm_excl_cg *cg, *found = NULL;
-	struct cgroup *cgrp;
-	u64 id;
-
-	if (!strncmp(path, SKM_CGROUP_FS, strlen(SKM_CGROUP_FS)))
-		path += strlen(SKM_CGROUP_FS);
-	if (!*path)
-		path = "/";
-	if (*path != '/')
-		return -EINVAL;
-	cgrp = cgroup_get_from_path(path);
-	if (IS_ERR(cgrp))
-		return -ENOENT;
-	id = cgroup_id(cgrp);
-	cgroup_put(cgrp);
-
-	mutex_lock(&skm_excl_cgs_lock);
-	hash_for_each_possible(skm_excl_cgs, cg, node, id) {
-		if (cg->id == id)
-			found = cg;
-	}
-	if (add && !found) {
-		cg = kzalloc(sizeof(*cg), GFP_KERNEL);
-		if (!cg) {
-			mutex_unlock(&skm_excl_cgs_lock);
-			return -ENOMEM;
-		}
-		cg->id = id;
-		hash_add_rcu(skm_excl_cgs, &cg->node, id);
-		atomic_inc(&skm_excl_nr_cgs);
-		mutex_unlock(&skm_excl_cgs_lock);
-		return 1;	/* new: the caller may have to take it out again */
-	} else if (!add && found) {
-		hash_del_rcu(&found->node);
-		atomic_dec(&skm_excl_nr_cgs);
-		kfree_rcu(found, rcu);
-	}
-	mutex_unlock(&skm_excl_cgs_lock);
-	return 0;
-}
-
-/**
- * skm_excl_cgroups_prune() - drop listed cgroups that no longer exist
- *
- * The mem_cgroup_css_free hook drops them while a policy is on; with none
- * on, they stay until this runs (before each decision what to hook).
- */
-void skm_excl_cgroups_prune(void)
-{
-	struct hlist_node *tmp;
-	struct skm_excl_cg *cg;
-	struct cgroup *cgrp;
-	int bkt;
-
-	if (!atomic_read(&skm_excl_nr_cgs))
-		return;
-	mutex_lock(&skm_excl_cgs_lock);
-	hash_for_each_safe(skm_excl_cgs, bkt, tmp, cg, node) {
-		cgrp = cgroup_get_from_id(cg->id);
-		if (!IS_ERR(cgrp)) {
-			cgroup_put(cgrp);
-			continue;
-		}
-		hash_del_rcu(&cg->node);
-		atomic_dec(&skm_excl_nr_cgs);
-		kfree_rcu(cg, rcu);
-	}
-	mutex_unlock(&skm_excl_cgs_lock);
-}
-
-/*
- * One update: "+<path>" or "-<path>", at most one trailing newline, no
- * blanks. -EINVAL for anything else, -ENOENT for an unknown cgroup.
- */
-static int skm_excl_cgroups_set(const char *val)
-{
-	size_t len = strlen(val);
-	char *buf, *path;
-	int ret;
-
-	if (len < 2 || len > PATH_MAX)
-		return -EINVAL;
-	buf = kstrdup(val, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	if (buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	path = buf + 1;
-	if ((buf[0] != '+' && buf[0] != '-') || !*path || strpbrk(path, " \t\n"))
-		ret = -EINVAL;
-	else
-		ret = skm_excl_cgroups_update(buf[0] == '+', path);
-	/*
-	 * Hooking fails only when the list went from empty to one entry:
-	 * then take the new entry out again, so that nothing is half-applied.
-	 */
-	if (ret >= 0) {
-		bool added = ret > 0;
-
-		ret = skm_policies_apply("exclusive_cgroups left as it was");
-		if (ret && added)
-			skm_excl_cgroups_update(false, path);
-	}
-	kfree(buf);
-	return ret;
-}
-
-static ssize_t skm_excl_cgroups_write(struct file *file, const char __user *ubuf,
-				      size_t count, loff_t *ppos)
-{
-	char *buf;
-	int ret;
-
-	if (*ppos || count < 2 || count > PATH_MAX)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	if (strlen(buf) != count) {
-		ret = -EINVAL;	/* an embedded NUL */
-	} else {
-		kernel_param_lock(THIS_MODULE);	/* as the parameter's setter */
-		ret = skm_excl_cgroups_set(buf);
-		kernel_param_unlock(THIS_MODULE);
-	}
-	kfree(buf);
-	if (ret)
-		return ret;
-	*ppos = count;
-	return count;
-}
-
-const struct file_operations skm_excl_cgroups_fops = {
-	.owner = THIS_MODULE,
-	.open = skm_excl_cgroups_open,
-	.read = seq_read,
-	.write = skm_excl_cgroups_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static int skm_excl_cgroups_param_set(const char *val,
-				      const struct kernel_param *kp)
-{
-	int ret = skm_excl_cgroups_set(val);
-
-	/* At load the kernel reports -ENOENT as an unknown parameter. */
-	if (ret == -ENOENT && THIS_MODULE->state != MODULE_STATE_LIVE)
-		pr_err("exclusive_cgroups=%s: no such cgroup\n", val);
-	return ret;
-}
-
-/* The list as the debugfs file shows it, cut to fit the page sysfs gives. */
-static int skm_excl_cgroups_param_get(char *buf, const struct kernel_param *kp)
-{
-	/* Room kept for the "# N more" line. */
-	const size_t size = PAGE_SIZE - 32;
-	unsigned int more = 0;
-	struct skm_excl_cg *cg;
-	size_t len = 0, n;
-	char *path;
-	int bkt;
-
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!path)
-		return -ENOMEM;
-	rcu_read_lock();
-	hash_for_each_rcu(skm_excl_cgs, bkt, cg, node) {
-		if (!skm_excl_cg_path(cg->id, path, PATH_MAX))
-			continue;
-		n = strlen(path) + 2;	/* '+' and '\n' */
-		if (more || len + n >= size) {
-			more++;
-			continue;
-		}
-		len += scnprintf(buf + len, size - len, "+%s\n", path);
-	}
-	rcu_read_unlock();
-	kfree(path);
-	if (more)
-		len += scnprintf(buf + len, PAGE_SIZE - len, "# %u more\n", more);
-	return len;
-}
-
-static void skm_excl_cgroups_param_free(void *arg)
-{
-	skm_excl_cgroups_clear();
-}
-
-const struct kernel_param_ops skm_excl_cgroups_param_ops = {
-	.set = skm_excl_cgroups_param_set,
-	.get = skm_excl_cgroups_param_get,
-	.free = skm_excl_cgroups_param_free,
-};

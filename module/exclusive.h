@@ -11,6 +11,7 @@ struct cgroup;
 struct mem_cgroup;
 struct seq_file;
 struct skm_excl_sk;
+struct skm_cglist;
 
 extern atomic_long_t skm_excl_nr_sockets;
 
@@ -37,7 +38,6 @@ void skm_excl_bind(struct sock *sk);
 void skm_excl_accept(struct sock *listener, struct sock *newsk);
 void skm_excl_accept_locked(struct sock *listener, struct sock *newsk);
 void skm_excl_forget(struct sock *sk);
-void skm_excl_forget_cgroup(struct mem_cgroup *memcg);
 
 int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
 		   int kind);
@@ -45,11 +45,9 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
 
 bool skm_excl_cgroups_listed_any(void);
-void skm_excl_cgroups_prune(void);
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 bool skm_excl_cgroup_exclusive(struct cgroup *cgrp);
 void skm_excl_show_stats(struct seq_file *m);
-extern const struct file_operations skm_excl_cgroups_fops;
-extern const struct kernel_param_ops skm_excl_cgroups_param_ops;
+extern struct skm_cglist skm_excl_cgroups;
 
 #endif /* _SKMEMCG_EXCLUSIVE_H */

@@ -43,6 +43,8 @@ static const char * const skm_hook_names[] = {
 	[SKM_HOOK_ACCEPT]	= SKM_ACCEPT_SYM,
 	[SKM_HOOK_VMPRESSURE]	= "vmpressure",
 	[SKM_HOOK_CSS_FREE]	= "mem_cgroup_css_free",
+	[SKM_HOOK_CSS_ONLINE]	= "mem_cgroup_css_online",
+	[SKM_HOOK_UNCHARGE]	= SKM_SK_UNCHARGE_SYM,
 	[SKM_HOOK_MEMCG_SIZE]	= SKM_RECLAIM_SIZE_SYM,
 	[SKM_HOOK_EVICT]	= "evict_folios",
 };

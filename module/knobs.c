@@ -16,13 +16,16 @@
 
 #include <linux/cache.h>
 #include <linux/moduleparam.h>
-#include <linux/workqueue.h>
+#include <linux/cgroup.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 
+#include "cglist.h"
 #include "exclusive.h"
 #include "hook_time.h"
 #include "hooks.h"
 #include "knobs.h"
+#include "limit.h"
 #include "memcg_state.h"
 #include "parse.h"
 #include "pcpu_policy.h"
@@ -58,7 +61,56 @@ static unsigned int skm_policies_wanted(void)
 		policies |= SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE);
 	if (READ_ONCE(skm_reclaim_policy) != SKM_RECLAIM_KERNEL)
 		policies |= SKM_POLICY_BIT(SKM_POLICY_RECLAIM);
+	if (skm_cglist_any(&skm_sock_limits))
+		policies |= SKM_POLICY_BIT(SKM_POLICY_LIMIT);
 	return policies;
+}
+
+/* The cgroup lists (cglist.h), for what concerns them all. */
+static struct skm_cglist *const skm_cglists[] = {
+	&skm_excl_cgroups, &skm_throttle_cgroups, &skm_sock_limits,
+};
+
+/**
+ * skm_cglists_online() - a cgroup's memcg came online
+ * @cgrp: the cgroup
+ *
+ * From the mem_cgroup_css_online() hook: the lists' entries for its path
+ * take effect.
+ */
+void skm_cglists_online(struct cgroup *cgrp)
+{
+	char *path;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++) {
+		if (skm_cglist_any(skm_cglists[i]))
+			break;
+	}
+	if (i == ARRAY_SIZE(skm_cglists))
+		return;
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return;
+	if (skm_cgroup_path(cgrp, path, PATH_MAX) >= 0) {
+		for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
+			skm_cglist_online(skm_cglists[i], cgrp, path);
+	}
+	kfree(path);
+}
+
+/**
+ * skm_cglists_gone() - a cgroup's memcg is being freed
+ * @cgrp: the cgroup
+ *
+ * Its entries wait for a cgroup of their path again.
+ */
+void skm_cglists_gone(struct cgroup *cgrp)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
+		skm_cglist_gone(skm_cglists[i], cgroup_id(cgrp));
 }
 
 /**
@@ -76,11 +128,12 @@ static unsigned int skm_policies_wanted(void)
 int skm_policies_apply(const char *context)
 {
 	unsigned int old = READ_ONCE(skm_hooks_live), want, off;
-	int ret;
+	int i, ret;
 
 	if (!skm_live)
 		return 0;
-	skm_excl_cgroups_prune();
+	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
+		skm_cglist_resolve(skm_cglists[i]);
 	want = skm_policies_wanted();
 	ret = skm_hooks_set(want, context);
 	if (ret)
@@ -94,21 +147,6 @@ int skm_policies_apply(const char *context)
 	if (!want)
 		skm_memcg_free_all();
 	return 0;
-}
-
-/* For a change made where hooks cannot be touched (a cgroup freed). */
-static void skm_policies_apply_work(struct work_struct *work)
-{
-	kernel_param_lock(THIS_MODULE);
-	skm_policies_apply("");		/* turns a policy off: cannot fail */
-	kernel_param_unlock(THIS_MODULE);
-}
-
-static DECLARE_WORK(skm_policies_work, skm_policies_apply_work);
-
-void skm_policies_apply_async(void)
-{
-	schedule_work(&skm_policies_work);
 }
 
 /*
@@ -410,6 +448,27 @@ MODULE_PARM_DESC(headroom_pct,
 		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 10)");
 
 /*
+ * The cgroups throttling applies to: when this lists any, only they and
+ * their descendants are throttled; empty, every cgroup (the default). Same
+ * syntax as exclusive_cgroups, entries may wait for their cgroup.
+ */
+module_param_cb(throttle_cgroups, &skm_cglist_param_ops, &skm_throttle_cgroups, 0644);
+MODULE_PARM_DESC(throttle_cgroups,
+		 "Throttle only these cgroups and their descendants: +<path> adds, -<path> removes, existing or not yet (default none: every cgroup)");
+
+/*
+ * A socket memory limit per cgroup (limit_policy.h), as cgroup v1's
+ * memory.kmem.tcp.limit_in_bytes: "+<path>=<size>" sets or changes one
+ * (bytes, with K/M/G/T), "-<path>" removes it; reading lists
+ * "+<path>=<bytes>" lines. The socket pages of the cgroup and its
+ * descendants stay at the limit, plus one minimum buffer per socket. The
+ * first limit hooks the socket charges (SKM_POLICY_LIMIT).
+ */
+module_param_cb(sock_limits, &skm_cglist_param_ops, &skm_sock_limits, 0644);
+MODULE_PARM_DESC(sock_limits,
+		 "Socket memory limit of a cgroup and its descendants: +<path>=<size>[KMGT] sets, -<path> removes, existing or not yet (default none)");
+
+/*
  * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the
  * global default: sockets whose memcg is bound while it is on are charged to
  * their memcg only. Per cgroup: exclusive_cgroups below. Default off.
@@ -424,13 +483,15 @@ MODULE_PARM_DESC(exclusive,
 /*
  * The cgroups whose sockets (and their descendants') are memcg-exclusive
  * whatever "exclusive" says: each write is one update, "+<path>" adds,
- * "-<path>" removes; reading lists "+<path>" lines. The list lives in
- * exclusive.c, shared with the debugfs file of the same name, which has its
- * own file operations (no page limit on reads, embedded NULs refused).
+ * "-<path>" removes; reading lists "+<path>" lines, " waiting" after those
+ * whose cgroup does not exist (yet). A path may name a cgroup not made yet:
+ * the entry waits for it (cglist.h). Shared with the debugfs file of the
+ * same name, which has its own file operations (no page limit on reads,
+ * embedded NULs refused).
  */
-module_param_cb(exclusive_cgroups, &skm_excl_cgroups_param_ops, NULL, 0644);
+module_param_cb(exclusive_cgroups, &skm_cglist_param_ops, &skm_excl_cgroups, 0644);
 MODULE_PARM_DESC(exclusive_cgroups,
-		 "Add (+<path>) or remove (-<path>) a memcg-exclusive cgroup; repeat at load for several (default none)");
+		 "Add (+<path>) or remove (-<path>) a memcg-exclusive cgroup, existing or not yet; repeat at load for several (default none)");
 
 /*
  * The host's backstop for exclusive sockets: while the protocol's global
@@ -586,5 +647,4 @@ void skm_knobs_go_dead(void)
 	skm_live = false;
 	kernel_param_unlock(THIS_MODULE);
 	skm_hooks_quiesce();
-	flush_work(&skm_policies_work);	/* queued by a hook that ran before */
 }

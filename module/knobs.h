@@ -28,9 +28,12 @@ DECLARE_STATIC_KEY_FALSE(skm_instrument_key);
 DECLARE_STATIC_KEY_FALSE(skm_throttle_key);
 DECLARE_STATIC_KEY_FALSE(skm_reclaim_key);
 
+struct cgroup;
+
 int skm_knobs_go_live(void);
 void skm_knobs_go_dead(void);
 int skm_policies_apply(const char *context);
-void skm_policies_apply_async(void);
+void skm_cglists_online(struct cgroup *cgrp);
+void skm_cglists_gone(struct cgroup *cgrp);
 
 #endif /* _SKMEMCG_KNOBS_H */

@@ -31,15 +31,17 @@
 #define SKM_THROTTLE	SKM_POLICY_BIT(SKM_POLICY_THROTTLE)
 #define SKM_EXCLUSIVE	SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)
 #define SKM_RECLAIM	SKM_POLICY_BIT(SKM_POLICY_RECLAIM)
+#define SKM_LIMIT	SKM_POLICY_BIT(SKM_POLICY_LIMIT)
 
 /* Each hook with the policies that need it; hooks.c installs per policy. */
 static struct skm_hook skm_hooks[] = {
 	SKM_HOOK("__sk_mem_raise_allocated", skm_sk_mem_raise_allocated,
-		 &skm_sk_mem_raise_allocated_orig, SKM_THROTTLE | SKM_EXCLUSIVE),
+		 &skm_sk_mem_raise_allocated_orig,
+		 SKM_THROTTLE | SKM_EXCLUSIVE | SKM_LIMIT),
 	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
 		 &skm_sk_mem_reduce_allocated_orig, SKM_EXCLUSIVE),
 	SKM_HOOK(SKM_SK_CHARGE_SYM, skm_mem_cgroup_charge_skmem,
-		 &skm_mem_cgroup_charge_skmem_orig, SKM_THROTTLE),
+		 &skm_mem_cgroup_charge_skmem_orig, SKM_THROTTLE | SKM_LIMIT),
 	SKM_HOOK("sk_forced_mem_schedule", skm_sk_forced_mem_schedule,
 		 &skm_sk_forced_mem_schedule_orig, SKM_EXCLUSIVE),
 	SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
@@ -48,8 +50,9 @@ static struct skm_hook skm_hooks[] = {
 		 &skm_mem_cgroup_sk_free_orig, SKM_EXCLUSIVE),
 	SKM_HOOK(SKM_ACCEPT_SYM, skm_inet_csk_accept,
 		 &skm_inet_csk_accept_orig, SKM_EXCLUSIVE),
-	SKM_CALL(SKM_SK_UNCHARGE_SYM,
-		 &skm_mem_cgroup_uncharge_skmem_orig),
+	/* Also called by exclusive accounting, hooked or not */
+	SKM_HOOK(SKM_SK_UNCHARGE_SYM, skm_mem_cgroup_uncharge_skmem,
+		 &skm_mem_cgroup_uncharge_skmem_orig, SKM_LIMIT),
 	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig,
 		 SKM_THROTTLE),
 #ifdef SKM_FAMILY_7_3
@@ -62,6 +65,10 @@ static struct skm_hook skm_hooks[] = {
 	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig,
 		 SKM_RECLAIM),
 #endif
+	/* Waiting list entries take effect (cglist.h) */
+	SKM_HOOK("mem_cgroup_css_online", skm_mem_cgroup_css_online,
+		 &skm_mem_cgroup_css_online_orig,
+		 SKM_THROTTLE | SKM_EXCLUSIVE | SKM_LIMIT),
 	/* Frees our state of a memcg: whatever made it */
 	SKM_HOOK("mem_cgroup_css_free", skm_mem_cgroup_css_free,
 		 &skm_mem_cgroup_css_free_orig, SKM_POLICIES_ALL),

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Replacements for memcg functions: vmpressure() (mm/vmpressure.c), to feed
- * the vmpressure pressure source, and mem_cgroup_css_free()
- * (mm/memcontrol.c), to free our state of a memcg before the memcg goes.
- * Both run the kernel's own function unchanged.
+ * the vmpressure pressure source; mem_cgroup_css_online() (mm/memcontrol.c),
+ * so that list entries waiting for a cgroup take effect when it is made;
+ * and mem_cgroup_css_free(), to free our state of a memcg before the memcg
+ * goes. All run the kernel's own function unchanged.
  */
 #include <linux/static_call.h>
 
-#include "exclusive.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "memcg_hooks.h"
@@ -20,6 +20,8 @@ SKM_DEFINE_ORIG(vmpressure, skm_vmpressure);
 SKM_CHECK_PROTO(vmpressure, skm_vmpressure);
 
 SKM_DEFINE_ORIG(mem_cgroup_css_free, skm_mem_cgroup_css_free);
+
+SKM_DEFINE_ORIG(mem_cgroup_css_online, skm_mem_cgroup_css_online);
 
 #ifdef SKM_HAVE_VMPRESSURE_ORDER
 void notrace skm_vmpressure(gfp_t gfp, int order, struct mem_cgroup *memcg,
@@ -52,9 +54,29 @@ void notrace skm_mem_cgroup_css_free(struct cgroup_subsys_state *css)
 
 	skm_hook_enter(&f);
 	skm_memcg_forget(mem_cgroup_from_css(css));
-	skm_excl_forget_cgroup(mem_cgroup_from_css(css));
+	skm_cglists_gone(css->cgroup);
 	skm_hook_orig_in(&f);
 	static_call(skm_orig_mem_cgroup_css_free)(css);
 	skm_hook_orig_out(&f);
 	skm_hook_exit(&f, SKM_HOOK_CSS_FREE);
+}
+
+/*
+ * Installed while a policy with a cgroup list is on: a cgroup's memcg comes
+ * online before any task can be moved into it, so a waiting entry for it
+ * covers its first socket.
+ */
+int notrace skm_mem_cgroup_css_online(struct cgroup_subsys_state *css)
+{
+	struct skm_hook_frame f;
+	int ret;
+
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	ret = static_call(skm_orig_mem_cgroup_css_online)(css);
+	skm_hook_orig_out(&f);
+	if (!ret)
+		skm_cglists_online(css->cgroup);
+	skm_hook_exit(&f, SKM_HOOK_CSS_ONLINE);
+	return ret;
 }

@@ -16,8 +16,10 @@ void skm_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 		    unsigned long scanned, unsigned long reclaimed);
 #endif
 void skm_mem_cgroup_css_free(struct cgroup_subsys_state *css);
+int skm_mem_cgroup_css_online(struct cgroup_subsys_state *css);
 
 extern const struct skm_orig skm_vmpressure_orig;
 extern const struct skm_orig skm_mem_cgroup_css_free_orig;
+extern const struct skm_orig skm_mem_cgroup_css_online_orig;
 
 #endif /* _SKMEMCG_MEMCG_HOOKS_H */

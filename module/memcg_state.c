@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 
 #include "exclusive.h"
+#include "limit.h"
 #include "memcg_state.h"
 #include "stats.h"
 
@@ -170,7 +171,9 @@ enum skm_level skm_memcg_hold(struct skm_memcg *sm, enum skm_level level,
  * expires, allocations throttled (TX, RX), whether sockets created in it
  * now are memcg-exclusive, and from the last reclaim the reclaim policy
  * shaped: the protection honoured and the usage (KiB), and the share of
- * its lists scanned (%, "-" if never shaped).
+ * its lists scanned (%, "-" if never shaped); then, if sock_limits limits
+ * it, the limit and the socket memory counted against it (KiB) and the
+ * allocations the limit suppressed ("-" each if not limited).
  */
 void skm_memcg_show(struct seq_file *m)
 {
@@ -182,7 +185,7 @@ void skm_memcg_show(struct seq_file *m)
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!path)
 		return;
-	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx exclusive protection_kib usage_kib scan_pct\n");
+	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx exclusive protection_kib usage_kib scan_pct sock_limit_kib sock_kib limited\n");
 	rcu_read_lock();
 	hash_for_each_rcu(skm_memcgs, bkt, sm, node) {
 		unsigned long state = READ_ONCE(sm->state);
@@ -203,7 +206,7 @@ void skm_memcg_show(struct seq_file *m)
 			strscpy(path, "?", PATH_MAX);
 		exclusive = skm_excl_cgroup_exclusive(cgrp);
 		cgroup_put(cgrp);
-		seq_printf(m, "%s %s %u %ld %ld %s %lu %lu %s\n", path,
+		seq_printf(m, "%s %s %u %ld %ld %s %lu %lu %s", path,
 			   skm_level_name(skm_level_unpack(state, now)),
 			   left > 0 ? jiffies_to_msecs(left) : 0,
 			   atomic_long_read(&sm->throttled[SKM_DIR_TX]),
@@ -211,6 +214,8 @@ void skm_memcg_show(struct seq_file *m)
 			   exclusive ? "yes" : "no",
 			   READ_ONCE(sm->reclaim_protection) << (PAGE_SHIFT - 10),
 			   usage << (PAGE_SHIFT - 10), scan);
+		skm_limit_show_cgroup(m, sm->cgroup_id);
+		seq_putc(m, '\n');
 	}
 	rcu_read_unlock();
 	kfree(path);

@@ -74,4 +74,37 @@ static inline void skm_sk_leave_memory_pressure(struct sock *sk)
 	}
 }
 
+/* The rmem0/wmem0 guarantee of __sk_mem_raise_allocated(), every kernel. */
+static inline bool skm_sk_below_min(struct sock *sk, int kind)
+{
+	int wmem0;
+
+	if (kind == SK_MEM_RECV)
+		return atomic_read(&sk->sk_rmem_alloc) < sk_get_rmem0(sk, sk->sk_prot);
+	wmem0 = sk_get_wmem0(sk, sk->sk_prot);
+	if (sk->sk_type == SOCK_STREAM)
+		return sk->sk_wmem_queued < wmem0;
+	return refcount_read(&sk->sk_wmem_alloc) < wmem0;
+}
+
+/*
+ * The memcg a charge goes to, from what SKM_SK_CHARGE_SYM takes; and
+ * vmpressure's socket pressure for @memcg and its descendants, one second
+ * (mem_cgroup_set_socket_pressure() on 7.x; the field itself before).
+ */
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+#define skm_charge_memcg(target)	((target)->sk_memcg)
+#else
+#define skm_charge_memcg(target)	(target)
+#endif
+
+static inline void skm_memcg_set_socket_pressure(struct mem_cgroup *memcg)
+{
+#ifdef SKM_HAVE_SET_SOCKET_PRESSURE
+	mem_cgroup_set_socket_pressure(memcg);
+#else
+	WRITE_ONCE(memcg->socket_pressure, jiffies + HZ);
+#endif
+}
+
 #endif /* _SKMEMCG_SOCK_COMPAT_H */

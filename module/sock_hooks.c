@@ -23,6 +23,7 @@
 #include "exclusive.h"
 #include "hooks.h"
 #include "knobs.h"
+#include "limit.h"
 #include "sock_hooks.h"
 #include "stats.h"
 #include "throttle.h"
@@ -41,7 +42,7 @@ SKM_DEFINE_ORIG(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
 
 SKM_DEFINE_ORIG(inet_csk_accept, skm_inet_csk_accept);
 
-SKM_DEFINE_ORIG(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem_t);
+SKM_DEFINE_ORIG(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem);
 
 SKM_CHECK_PROTO(__sk_mem_raise_allocated, skm_sk_mem_raise_allocated);
 SKM_CHECK_PROTO(__sk_mem_reduce_allocated, skm_sk_mem_reduce_allocated);
@@ -50,10 +51,10 @@ SKM_CHECK_PROTO(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
 SKM_CHECK_PROTO(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
 #ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
 SKM_CHECK_PROTO(mem_cgroup_sk_charge, skm_mem_cgroup_charge_skmem);
-SKM_CHECK_PROTO(mem_cgroup_sk_uncharge, *(skm_mem_cgroup_uncharge_skmem_t *)NULL);
+SKM_CHECK_PROTO(mem_cgroup_sk_uncharge, skm_mem_cgroup_uncharge_skmem);
 #else
 SKM_CHECK_PROTO(mem_cgroup_charge_skmem, skm_mem_cgroup_charge_skmem);
-SKM_CHECK_PROTO(mem_cgroup_uncharge_skmem, *(skm_mem_cgroup_uncharge_skmem_t *)NULL);
+SKM_CHECK_PROTO(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem);
 #endif
 #ifdef SKM_HAVE_SK_CHARGE
 SKM_CHECK_PROTO(__inet_accept, skm_inet_csk_accept);
@@ -93,6 +94,8 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key))
 		ret = skm_throttle_raise(sk, size, amt, kind, es);
+	if (ret == SKM_THROTTLE_KERNEL && skm_policy_live(SKM_POLICY_LIMIT))
+		ret = skm_limit_raise(sk, size, amt, kind);
 	if (ret == SKM_THROTTLE_KERNEL) {
 		skm_hook_orig_in(&f);
 		ret = es ? skm_excl_raise(es, sk, size, amt, kind) :
@@ -229,6 +232,31 @@ bool notrace skm_mem_cgroup_charge_skmem(struct mem_cgroup *target,
 	skm_hook_orig_in(&f);
 	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages, gfp_mask);
 	skm_hook_orig_out(&f);
+	if (ret && skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_charged(skm_charge_memcg(target), nr_pages);
 	skm_hook_exit(&f, SKM_HOOK_CHARGE);
 	return ret;
+}
+
+/*
+ * mem_cgroup_uncharge_skmem() on 6.x, mem_cgroup_sk_uncharge() on 7.x:
+ * hooked for sock_limits' count, and called by memcg-exclusive accounting.
+ */
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+void notrace skm_mem_cgroup_uncharge_skmem(const struct sock *target,
+					   unsigned int nr_pages)
+#else
+void notrace skm_mem_cgroup_uncharge_skmem(struct mem_cgroup *target,
+					   unsigned int nr_pages)
+#endif
+{
+	struct skm_hook_frame f;
+
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
+	skm_hook_orig_out(&f);
+	if (skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+	skm_hook_exit(&f, SKM_HOOK_UNCHARGE);
 }

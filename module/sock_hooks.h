@@ -33,16 +33,14 @@ struct sock *skm_inet_csk_accept(struct sock *sk, struct proto_accept_arg *arg);
 struct sock *skm_inet_csk_accept(struct sock *sk, int flags, int *err, bool kern);
 #endif
 
-/* Called only, not hooked. */
+/* The memcg side of an uncharge (SKM_SK_UNCHARGE_SYM) */
 #ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
-typedef void skm_mem_cgroup_uncharge_skmem_t(const struct sock *target,
-					     unsigned int nr_pages);
+void skm_mem_cgroup_uncharge_skmem(const struct sock *target,
+				   unsigned int nr_pages);
 #else
-typedef void skm_mem_cgroup_uncharge_skmem_t(struct mem_cgroup *target,
-					     unsigned int nr_pages);
+void skm_mem_cgroup_uncharge_skmem(struct mem_cgroup *target,
+				   unsigned int nr_pages);
 #endif
-DECLARE_STATIC_CALL(skm_orig_mem_cgroup_uncharge_skmem,
-		    skm_mem_cgroup_uncharge_skmem_t);
 
 /* The kernel's own functions, called at their real entry (see hooks.c). */
 extern const struct skm_orig skm_sk_mem_raise_allocated_orig;

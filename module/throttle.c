@@ -15,6 +15,7 @@
 #include <linux/sched/loadavg.h>
 #include <net/sock.h>
 
+#include "cglist.h"
 #include "knobs.h"
 #include "memcg_state.h"
 #include "pressure.h"
@@ -24,6 +25,13 @@
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+
+/*
+ * throttle_cgroups (cglist.h): when it lists cgroups, throttling applies to
+ * them and their descendants only; empty, to every cgroup.
+ */
+struct skm_cglist skm_throttle_cgroups =
+	SKM_CGLIST_INIT("throttle_cgroups", false);
 
 /*
  * The quiet fast path (pressure.h): jiffies of the last reclaim pass
@@ -173,19 +181,6 @@ static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
 	return level;
 }
 
-/* The rmem0/wmem0 guarantee of __sk_mem_raise_allocated(), both kernels. */
-static bool skm_sk_below_min(struct sock *sk, int kind)
-{
-	int wmem0;
-
-	if (kind == SK_MEM_RECV)
-		return atomic_read(&sk->sk_rmem_alloc) < sk_get_rmem0(sk, sk->sk_prot);
-	wmem0 = sk_get_wmem0(sk, sk->sk_prot);
-	if (sk->sk_type == SOCK_STREAM)
-		return sk->sk_wmem_queued < wmem0;
-	return refcount_read(&sk->sk_wmem_alloc) < wmem0;
-}
-
 /**
  * skm_throttle_raise() - the throttle policy for __sk_mem_raise_allocated()
  * @sk: socket
@@ -217,6 +212,10 @@ int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 		return ret;
 
 	rcu_read_lock();
+	/* throttle_cgroups, when it lists any, scopes throttling. */
+	if (skm_cglist_any(&skm_throttle_cgroups) &&
+	    !skm_cglist_covering(&skm_throttle_cgroups, memcg))
+		goto out;
 	in.level = skm_memcg_level(memcg, amt);
 	if (!skm_throttle_applies(in.level, in.softirq, in.throttle_level))
 		goto out;
@@ -255,7 +254,8 @@ int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 	if (sm)
 		atomic_long_inc(&sm->throttled[dir]);
 	skm_stat_inc(dir == SKM_DIR_TX ? SKM_STAT_THROTTLED_TX : SKM_STAT_THROTTLED_RX);
-	trace_throttle(cgroup_id(memcg->css.cgroup), in.level, dir, size);
+	trace_throttle(cgroup_id(memcg->css.cgroup), SKM_SUPPRESS_PRESSURE,
+		       in.level, dir, size);
 	ret = 0;
 out:
 	rcu_read_unlock();

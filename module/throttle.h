@@ -8,6 +8,16 @@
 /* skm_throttle_raise(): the kernel's own function decides */
 #define SKM_THROTTLE_KERNEL	(-1)
 
+/* Why skmemcg suppressed an allocation (the skmemcg:throttle tracepoint). */
+enum skm_suppress_reason {
+	SKM_SUPPRESS_PRESSURE,	/* throttle: the memcg's pressure level */
+	SKM_SUPPRESS_LIMIT,	/* sock_limits */
+	SKM_SUPPRESS_BACKSTOP,	/* exclusive sockets over the host's backstop */
+};
+
+struct skm_cglist;
+extern struct skm_cglist skm_throttle_cgroups;
+
 int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 		       bool exclusive);
 gfp_t skm_throttle_charge_gfp(gfp_t gfp);

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lists of cgroups by path: exclusive_cgroups, throttle_cgroups, sock_limits.
+ *
+ * One update per write, in the syntax of cglist_parse.h. An entry names a
+ * cgroup and covers its descendants. A path that names no cgroup yet is
+ * kept as a waiting entry (an orchestrator may list a cgroup in modprobe.d
+ * before systemd makes it) and takes effect when the cgroup's memcg comes
+ * online: mem_cgroup_css_online() is hooked while a policy with a list is
+ * on, and every waiting entry is looked up again whenever the policies are
+ * applied. An entry names a path, not one cgroup: when its cgroup is freed
+ * it waits again (what was counted for it is dropped), so that a cgroup
+ * made anew, as systemd makes a service's at each restart, is covered
+ * again. Only "-<path>" removes an entry.
+ *
+ * Readers (the charge paths) look resolved entries up by cgroup id, under
+ * RCU, with no lock; writers of every list hold one mutex (writes are rare).
+ */
+#ifndef _SKMEMCG_CGLIST_H
+#define _SKMEMCG_CGLIST_H
+
+#include <linux/atomic.h>
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+#include <linux/moduleparam.h>
+
+struct cgroup;
+struct mem_cgroup;
+struct seq_file;
+
+/* Entries a list holds at most, waiting ones included. */
+#define SKM_CGLIST_MAX		1024
+
+/**
+ * struct skm_cglist_entry - one cgroup of a list
+ * @node: in the list's hash, keyed by @id, once resolved
+ * @wait: in the list's waiting entries until resolved
+ * @id: the cgroup's id; 0 while waiting
+ * @bytes: the value as written (sock_limits), bytes
+ * @limit_pages: @bytes in whole pages (limit_policy.h)
+ * @usage_pages: socket pages counted against the limit (sock_limits)
+ * @suppressed: allocations suppressed by the limit (sock_limits)
+ * @rcu: freeing
+ * @path: as written, the mount prefix dropped, NUL-terminated
+ */
+struct skm_cglist_entry {
+	struct hlist_node node;
+	struct hlist_node wait;
+	u64 id;
+	u64 bytes;
+	unsigned long limit_pages;
+	atomic_long_t usage_pages;
+	atomic_long_t suppressed;
+	struct rcu_head rcu;
+	char path[];
+};
+
+/**
+ * struct skm_cglist - a list of cgroups
+ * @name: the knob's name, for messages
+ * @with_size: entries carry a size ("+<path>=<size>")
+ * @by_id: resolved entries, by cgroup id
+ * @waiting: entries whose cgroup does not exist yet
+ * @nr: entries, waiting ones included
+ * @nr_waiting: waiting entries
+ */
+struct skm_cglist {
+	const char *name;
+	bool with_size;
+	DECLARE_HASHTABLE(by_id, 6);
+	struct hlist_head waiting;
+	atomic_t nr;
+	atomic_t nr_waiting;
+};
+
+/* A list's definition: every other member starts as zero (empty). */
+#define SKM_CGLIST_INIT(knob, size)	{ .name = (knob), .with_size = (size) }
+
+/* Does the list hold any entry, waiting or not? */
+static inline bool skm_cglist_any(const struct skm_cglist *list)
+{
+	return atomic_read(&list->nr) > 0;
+}
+
+static inline bool skm_cglist_any_waiting(const struct skm_cglist *list)
+{
+	return atomic_read(&list->nr_waiting) > 0;
+}
+
+int skm_cgroup_path(struct cgroup *cgrp, char *buf, size_t size);
+struct skm_cglist_entry *skm_cglist_find(struct skm_cglist *list, u64 id);
+struct skm_cglist_entry *skm_cglist_covering(struct skm_cglist *list,
+					     struct mem_cgroup *memcg);
+int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len);
+void skm_cglist_resolve(struct skm_cglist *list);
+void skm_cglist_online(struct skm_cglist *list, struct cgroup *cgrp,
+		       const char *path);
+void skm_cglist_gone(struct skm_cglist *list, u64 id);
+void skm_cglist_clear(struct skm_cglist *list);
+void skm_cglist_show(struct skm_cglist *list, struct seq_file *m);
+
+extern const struct kernel_param_ops skm_cglist_param_ops;
+extern const struct file_operations skm_cglist_fops;
+
+#endif /* _SKMEMCG_CGLIST_H */

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Socket memory limits per cgroup (sock_limits): the glue between the
+ * decision in limit_policy.c and the kernel. See limit_policy.h for the
+ * model.
+ *
+ * Usage is counted from the memcg side of socket charges (the replacements
+ * of SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM, and memcg-exclusive
+ * accounting, which calls them) into every limited ancestor's entry;
+ * skm_limit_raise() decides in __sk_mem_raise_allocated(). All of it only
+ * while sock_limits lists a cgroup (SKM_POLICY_LIMIT).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cgroup.h>
+#include <linux/memcontrol.h>
+#include <linux/seq_file.h>
+
+#include "cglist.h"
+#include "level.h"
+#include "limit.h"
+#include "limit_policy.h"
+#include "memcg_state.h"
+#include "sock_compat.h"
+#include "stats.h"
+#include "throttle.h"
+#include "trace.h"
+
+struct skm_cglist skm_sock_limits =
+	SKM_CGLIST_INIT("sock_limits", true);
+
+/*
+ * The nearest entry at or above @memcg whose limit @amt more pages would
+ * pass, and in *@at the memcg it limits. Under rcu_read_lock().
+ */
+static struct skm_cglist_entry *skm_limit_passed(struct mem_cgroup *memcg,
+						 unsigned int amt,
+						 struct mem_cgroup **at)
+{
+	struct skm_cglist_entry *e;
+
+	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
+		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
+					READ_ONCE(e->limit_pages))) {
+			*at = memcg;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * skm_limit_raise() - the limit for __sk_mem_raise_allocated()
+ * @sk: socket
+ * @size: bytes asked for
+ * @amt: pages to charge
+ * @kind: SK_MEM_SEND or SK_MEM_RECV
+ *
+ * Return: 0 when the allocation is suppressed here, exactly as the kernel
+ * suppresses one over its hard limit (nothing added or charged), or
+ * SKM_THROTTLE_KERNEL to go on.
+ */
+int skm_limit_raise(struct sock *sk, int size, int amt, int kind)
+{
+	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
+	enum skm_dir dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
+	int ret = SKM_THROTTLE_KERNEL;
+	struct skm_cglist_entry *e;
+	struct mem_cgroup *at;
+
+	if (!memcg || !sk_has_memory_pressure(sk))
+		return ret;
+	rcu_read_lock();
+	e = skm_limit_passed(memcg, amt, &at);
+	if (!e || !skm_limit_suppress(true, skm_sk_below_min(sk, kind)))
+		goto out;
+	/* As v1's tcpmem limit: the memcg's sockets go under pressure. */
+	skm_memcg_set_socket_pressure(at);
+	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
+		sk_stream_moderate_sndbuf(sk);
+		/* Under its sndbuf the kernel forces the charge through. */
+		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf)
+			goto out;
+	}
+	atomic_long_inc(&e->suppressed);
+	skm_stat_inc(dir == SKM_DIR_TX ? SKM_STAT_LIMITED_TX : SKM_STAT_LIMITED_RX);
+	trace_throttle(cgroup_id(at->css.cgroup), SKM_SUPPRESS_LIMIT,
+		       SKM_LEVEL_NONE, dir, size);
+	ret = 0;
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * skm_limit_charged() - count pages charged to @memcg's sockets
+ * @memcg: the memcg charged
+ * @nr_pages: pages
+ *
+ * Into every limited ancestor (and @memcg itself). A limited memcg gets
+ * skmemcg state on its first charge, so that "cgroups" lists it.
+ */
+void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
+{
+	struct skm_cglist_entry *e;
+
+	rcu_read_lock();
+	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
+		if (!e)
+			continue;
+		atomic_long_add(nr_pages, &e->usage_pages);
+		if (memcg->css.parent && !skm_memcg_find(memcg))
+			skm_memcg_get(memcg, GFP_ATOMIC);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * skm_limit_uncharged() - count pages uncharged from @memcg's sockets
+ * @memcg: the memcg uncharged
+ * @nr_pages: pages
+ *
+ * Pages charged before a limit was set are uncharged too: usage stops at 0.
+ */
+void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
+{
+	struct skm_cglist_entry *e;
+	long old;
+
+	rcu_read_lock();
+	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
+		if (!e)
+			continue;
+		old = atomic_long_read(&e->usage_pages);
+		while (!atomic_long_try_cmpxchg(&e->usage_pages, &old,
+						skm_limit_usage_sub(old, nr_pages)))
+			;
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * skm_limit_show_cgroup() - the sock_limits columns of a "cgroups" line
+ * @m: the seq_file
+ * @cgroup_id: the line's cgroup
+ *
+ * " <limit KiB> <socket KiB> <suppressed>", or " - - -" if not limited.
+ */
+void skm_limit_show_cgroup(struct seq_file *m, u64 cgroup_id)
+{
+	struct skm_cglist_entry *e;
+
+	rcu_read_lock();
+	e = skm_cglist_find(&skm_sock_limits, cgroup_id);
+	if (e)
+		seq_printf(m, " %lu %lu %ld",
+			   READ_ONCE(e->limit_pages) << (PAGE_SHIFT - 10),
+			   max(atomic_long_read(&e->usage_pages), 0L) << (PAGE_SHIFT - 10),
+			   atomic_long_read(&e->suppressed));
+	else
+		seq_puts(m, " - - -");
+	rcu_read_unlock();
+}
