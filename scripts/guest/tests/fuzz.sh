@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hostile input: skm-fuzz writes FUZZ_WRITES (default 10000) garbage,
 # negative, huge, empty, partial and non-UTF-8 values to every knob, through
-# its debugfs file and its /sys/module parameter, and to exclusive_cgroups,
+# its debugfs file and its /sys/module parameter, and to the cgroup lists,
 # from 4 processes at once, with TCP traffic running. Each refused write is
-# EINVAL (ENOENT for an unknown cgroup) with the value kept, each accepted
+# EINVAL (ENOSPC for a full list) with the value kept, each accepted
 # one a value the knob reads back and takes again, nothing is logged at
 # warning level or above. Then a non-root user gets EACCES writing any file
 # and reading any debugfs file. The module unloads cleanly afterwards.
@@ -16,13 +16,18 @@ mkdir -p /sys/fs/cgroup/fuzz_a /sys/fs/cgroup/fuzz_b
 load
 groups=""
 for k in $(knobs); do
-	groups="$groups $DBG/$k:$PAR/$k"	# exclusive_cgroups too: a list
+	groups="$groups $DBG/$k:$PAR/$k"	# the cgroup lists too
 done
 
 in_cgroup /sys/fs/cgroup/fuzz_a sh -c 'while :; do skm-tcp -b 4 -c 2 > /dev/null; done' &
 traffic=$!
-skm-fuzz -n "$FUZZ_WRITES" -p 4 -s "${FUZZ_SEED:-$$}" -e "$DBG/exclusive_cgroups" \
-	-e "$PAR/exclusive_cgroups" $groups > /tmp/fuzz.out 2> /tmp/fuzz.err
+lists=""
+for k in exclusive_cgroups throttle_cgroups sock_limits; do
+	lists="$lists -e $DBG/$k -e $PAR/$k"
+done
+# shellcheck disable=SC2086
+skm-fuzz -n "$FUZZ_WRITES" -p 4 -s "${FUZZ_SEED:-$$}" $lists $groups \
+	> /tmp/fuzz.out 2> /tmp/fuzz.err
 rc=$?
 cgroup_stop /sys/fs/cgroup/fuzz_a
 wait $traffic
@@ -51,8 +56,7 @@ note "non-root: $files files refused"
 skm-asuser 65534 cat "$PAR/enabled" > /dev/null ||
 	fail "non-root cannot read $PAR/enabled"
 
-printf '%s' '-/fuzz_a' | skm-write $DBG/exclusive_cgroups > /dev/null
-printf '%s' '-/fuzz_b' | skm-write $DBG/exclusive_cgroups > /dev/null
+note "lists after: $(cat $DBG/exclusive_cgroups $DBG/throttle_cgroups $DBG/sock_limits | wc -l) entries"
 unload
 rmdir /sys/fs/cgroup/fuzz_a /sys/fs/cgroup/fuzz_b || fail "rmdir fuzz cgroups"
 exit 0

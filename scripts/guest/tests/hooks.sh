@@ -26,7 +26,7 @@ hooks_are "throttle on" $HOOKED_THROTTLE
 echo 1 > $PAR/exclusive
 hooks_are "throttle and exclusive on" $HOOKED_THROTTLE $HOOKED_EXCLUSIVE
 echo linear > $PAR/reclaim_policy
-hooks_are "all three on" $HOOKED
+hooks_are "all three on" $HOOKED_THROTTLE $HOOKED_EXCLUSIVE $HOOKED_RECLAIM
 echo 0 > $PAR/throttle
 hooks_are "throttle off again" $HOOKED_EXCLUSIVE $HOOKED_RECLAIM
 echo kernel > $PAR/reclaim_policy
@@ -39,27 +39,37 @@ echo +/hooks_ex > $PAR/exclusive_cgroups
 hooks_are "a cgroup listed" $HOOKED_EXCLUSIVE
 echo -/hooks_ex > $PAR/exclusive_cgroups
 hooks_are "the list empty again" ""
-# A listed cgroup that goes away takes exclusive accounting with it: freed
-# while hooked, its mem_cgroup_css_free hook drops it and a deferred
-# transition unhooks (the memcg is freed once its last charge goes).
+# A listed cgroup that goes away: its entry waits for a cgroup of that path
+# again, so exclusive accounting stays hooked until "-path".
 echo +/hooks_ex > $PAR/exclusive_cgroups
 rmdir /sys/fs/cgroup/hooks_ex
-n=0
-while hooked_functions > /dev/null; do
-	n=$((n + 1))
-	[ $n -lt 200 ] || fail "hooked 20 s after the only listed cgroup went: $(hooked_names)"
-	[ $((n % 30)) -eq 29 ] && flush_stocks
-	sleep 0.1
-done
-note "the only listed cgroup removed: unhooked after $((n / 10)) s"
-expect_eq "exclusive_cgroups after its cgroup went" "$(cat $PAR/exclusive_cgroups)" ""
-# Removed while nothing was hooked, it is dropped at the next decision.
-mkdir /sys/fs/cgroup/hooks_ex
-echo +/hooks_ex > $PAR/exclusive_cgroups
+expect_eq "exclusive_cgroups after its cgroup went" "$(cat $PAR/exclusive_cgroups)" \
+	"+/hooks_ex waiting"
+hooks_are "the listed cgroup removed, its entry waiting" $HOOKED_EXCLUSIVE
+echo -/hooks_ex > $PAR/exclusive_cgroups
+hooks_are "the waiting entry removed" ""
+# Listed while nothing was hooked, made meanwhile: in effect when enabled.
 echo 0 > $PAR/enabled
-rmdir /sys/fs/cgroup/hooks_ex
+echo +/hooks_ex > $PAR/exclusive_cgroups
+hooks_are "enabled off, a cgroup listed" ""
+mkdir /sys/fs/cgroup/hooks_ex
 echo 1 > $PAR/enabled
-hooks_are "enabled again, the listed cgroup gone meanwhile" ""
+hooks_are "enabled again" $HOOKED_EXCLUSIVE
+expect_eq "exclusive_cgroups, made while unhooked" "$(cat $PAR/exclusive_cgroups)" "+/hooks_ex"
+echo -/hooks_ex > $PAR/exclusive_cgroups
+rmdir /sys/fs/cgroup/hooks_ex
+# sock_limits: the first limit (waiting or not) hooks the charges, the
+# last one removed unhooks them; throttle_cgroups alone hooks nothing.
+echo +/hooks_lim=1M > $PAR/sock_limits
+hooks_are "a limit set" $HOOKED_LIMIT
+echo 1 > $PAR/throttle
+hooks_are "a limit and throttle" $HOOKED_LIMIT $HOOKED_THROTTLE
+echo 0 > $PAR/throttle
+echo -/hooks_lim > $PAR/sock_limits
+hooks_are "no limit" ""
+echo +/hooks_thr > $PAR/throttle_cgroups
+hooks_are "throttle_cgroups listing, throttle off" ""
+echo -/hooks_thr > $PAR/throttle_cgroups
 
 echo 1 > $PAR/throttle
 echo 1 > $PAR/exclusive

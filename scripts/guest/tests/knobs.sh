@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every knob reads back what was written, through either interface (debugfs
 # and /sys/module/skmemcg/parameters); bad writes are refused with EINVAL
-# and leave the value as it was. exclusive_cgroups, a list, has its own
-# checks below.
+# and leave the value as it was. The cgroup lists (exclusive_cgroups,
+# throttle_cgroups, sock_limits) have their own checks below.
 . /tests/lib.sh
 
 load
@@ -78,46 +78,89 @@ check_knob reclaim_policy 'cliff=cliff|seed=seed|linear=linear|kernel=kernel' \
 	'Linear|none|seed,linear|1|kernel cliff'
 check_knob reclaim_gain_pct '0=0|1000=1000|100=100' '1001|-1|1.5'
 
-# exclusive_cgroups: "+path" / "-path" only, one update a write; an unknown
-# cgroup is ENOENT. The debugfs file and the parameter share one list.
-checked="$checked exclusive_cgroups"
-mkdir -p /sys/fs/cgroup/knobs_ex
-for iface in "$DBG" "$PAR"; do
-	f=$iface/exclusive_cgroups
-	for v in '+/knobs_ex' '+/sys/fs/cgroup/knobs_ex\n' '-/knobs_ex' '-/knobs_ex'; do
-		expect_eq "$f <- $v" "$(printf "$v" | skm-write $f)" ok
-	done
-	expect_eq "$f after +/-" "$(cat $f)" ""
-done
-printf '+/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
-expect_eq "param lists a debugfs add" "$(cat $PAR/exclusive_cgroups)" "+/knobs_ex"
-printf '%s' '-/knobs_ex' | skm-write $PAR/exclusive_cgroups > /dev/null
-expect_eq "debugfs after a param remove" "$(cat $DBG/exclusive_cgroups)" ""
-printf '+/knobs_ex' | skm-write $PAR/exclusive_cgroups > /dev/null
-for bad in '+' '-' '/knobs_ex' 'knobs_ex' '*/knobs_ex' '+knobs_ex' '+/knobs_ex x' \
-	   '+/knobs_ex\n\n' '+\377' '++/knobs_ex'; do
+# The cgroup lists: exclusive_cgroups, throttle_cgroups, sock_limits.
+# "+path" (sock_limits: "+path=size") / "-path" only, one update a write;
+# a path that names no cgroup yet waits for it ("... waiting" when read),
+# and takes effect when it is made. The debugfs file and the parameter
+# share one list.
+# check_list LIST ADD READ BAD...: ADD follows "+path" in a write, READ in
+# what reading shows; BAD are this list's own refused writes.
+check_list() {
+	k=$1 add=$2 rd=$3
+	shift 3
+	checked="$checked $k"
 	for iface in "$DBG" "$PAR"; do
-		expect_eq "$iface/exclusive_cgroups <- '$bad'" \
-			"$(printf "$bad" | skm-write $iface/exclusive_cgroups)" EINVAL
+		f=$iface/$k
+		for v in "+/knobs_ex$add" "+/sys/fs/cgroup/knobs_ex$add\n" '-/knobs_ex' '-/knobs_ex'; do
+			expect_eq "$f <- $v" "$(printf "$v" | skm-write $f)" ok
+		done
+		expect_eq "$f after +/-" "$(cat $f)" ""
+	done
+	printf "+/knobs_ex$add" | skm-write $DBG/$k > /dev/null
+	expect_eq "$k: param lists a debugfs add" "$(cat $PAR/$k)" "+/knobs_ex$rd"
+	printf '%s' '-/knobs_ex' | skm-write $PAR/$k > /dev/null
+	expect_eq "$k: debugfs after a param remove" "$(cat $DBG/$k)" ""
+	printf "+/knobs_ex$add" | skm-write $PAR/$k > /dev/null
+	for bad in '+' '-' '/knobs_ex' 'knobs_ex' '*/knobs_ex' "+knobs_ex$add" \
+		   "+/knobs_ex x$add" "+/knobs_ex$add\n\n" '+\377' "++/knobs_ex$add" \
+		   "+//knobs_ex$add" "+/knobs_ex/$add" "+/a/../knobs_ex$add" "+/./knobs_ex$add" "$@"; do
+		for iface in "$DBG" "$PAR"; do
+			expect_eq "$iface/$k <- '$bad'" "$(printf "$bad" | skm-write $iface/$k)" EINVAL
+			expect_eq "$k kept after '$bad'" "$(cat $PAR/$k)" "+/knobs_ex$rd"
+			refused=$((refused + 1))
+		done
+	done
+	# Only debugfs sees the byte count: it refuses an empty write and an
+	# embedded NUL; sysfs drops an empty write, and the parameter's string
+	# ends at the NUL.
+	for bad in '' "+/knobs_ex$add\0/x"; do
+		expect_eq "$DBG/$k <- '$bad'" "$(printf "$bad" | skm-write $DBG/$k)" EINVAL
 		refused=$((refused + 1))
 	done
+	expect_eq "$PAR/$k <- '+/knobs_ex$add\0/x'" \
+		"$(printf "+/knobs_ex$add\0/x" | skm-write $PAR/$k)" ok
+	expect_eq "$k kept (debugfs)" "$(cat $DBG/$k)" "+/knobs_ex$rd"
+	expect_eq "$k kept (param)" "$(cat $PAR/$k)" "+/knobs_ex$rd"
+	# Waiting: listed before it exists, in effect once made, waiting again
+	# once removed, until "-path".
+	expect_eq "$k <- +/knobs_new (not made yet)" \
+		"$(printf "+/knobs_new$add" | skm-write $PAR/$k)" ok
+	expect_eq "$k lists it waiting" "$(grep knobs_new $DBG/$k)" "+/knobs_new$rd waiting"
+	mkdir /sys/fs/cgroup/knobs_new
+	expect_eq "$k once it is made" "$(grep knobs_new $PAR/$k)" "+/knobs_new$rd"
+	rmdir /sys/fs/cgroup/knobs_new
+	expect_eq "$k once it is removed" "$(grep knobs_new $DBG/$k)" "+/knobs_new$rd waiting"
+	printf '%s' '-/knobs_new' | skm-write $DBG/$k > /dev/null
+	printf '%s' '-/knobs_ex' | skm-write $DBG/$k > /dev/null
+	expect_eq "$k empty again" "$(cat $PAR/$k)" ""
+}
+mkdir -p /sys/fs/cgroup/knobs_ex
+check_list exclusive_cgroups '' '' '+/knobs_ex=1M'
+check_list throttle_cgroups '' '' '+/knobs_ex=1M'
+check_list sock_limits '=1M' '=1048576' '+/knobs_ex' '+/knobs_ex=' '+/knobs_ex=1X' \
+	'+/knobs_ex=1M=2M' '-/knobs_ex=1M' '+/knobs_ex=99999999999999999999' '+/knobs_ex=-1'
+# A limit changed in place; sizes with each suffix.
+for v in '1K=1024' '2m=2097152' '3G=3221225472' '1T=1099511627776' '0=0' '4097=4097'; do
+	printf "+/knobs_ex=${v%%=*}" | skm-write $DBG/sock_limits > /dev/null
+	expect_eq "sock_limits +/knobs_ex=${v%%=*}" "$(cat $PAR/sock_limits)" "+/knobs_ex=${v#*=}"
 done
-for iface in "$DBG" "$PAR"; do
-	expect_eq "$iface/exclusive_cgroups <- +/nonexistent" \
-		"$(printf '+/nonexistent' | skm-write $iface/exclusive_cgroups)" ENOENT
+printf '%s' '-/knobs_ex' | skm-write $DBG/sock_limits > /dev/null
+# A list holds at most 1024 entries; the next is ENOSPC.
+i=0
+while [ $i -lt 1024 ]; do
+	echo "+/knobs_w$i" > $DBG/exclusive_cgroups || fail "exclusive_cgroups entry $i refused"
+	i=$((i + 1))
 done
-# Only debugfs sees the byte count: it refuses an empty write and an embedded
-# NUL; sysfs drops an empty write, and the parameter's string ends at the NUL.
-for bad in '' '+/knobs_ex\0/x'; do
-	expect_eq "$DBG/exclusive_cgroups <- '$bad'" \
-		"$(printf "$bad" | skm-write $DBG/exclusive_cgroups)" EINVAL
-	refused=$((refused + 1))
+expect_eq "exclusive_cgroups, entry 1025" \
+	"$(printf '+/knobs_w1024' | skm-write $DBG/exclusive_cgroups)" ENOSPC
+expect_eq "exclusive_cgroups param read, cut to a page" \
+	"$(tail -n 1 $PAR/exclusive_cgroups | sed 's/[0-9][0-9]*//')" "#  more"
+i=0
+while [ $i -lt 1024 ]; do
+	echo "-/knobs_w$i" > $DBG/exclusive_cgroups
+	i=$((i + 1))
 done
-expect_eq "$PAR/exclusive_cgroups <- '+/knobs_ex\0/x'" \
-	"$(printf '+/knobs_ex\0/x' | skm-write $PAR/exclusive_cgroups)" ok
-expect_eq "exclusive_cgroups kept (debugfs)" "$(cat $DBG/exclusive_cgroups)" "+/knobs_ex"
-expect_eq "exclusive_cgroups kept (param)" "$(cat $PAR/exclusive_cgroups)" "+/knobs_ex"
-printf '%s' '-/knobs_ex' | skm-write $DBG/exclusive_cgroups > /dev/null
+expect_eq "exclusive_cgroups emptied" "$(cat $DBG/exclusive_cgroups)" ""
 rmdir /sys/fs/cgroup/knobs_ex
 
 # Every knob has a check above.
@@ -135,16 +178,20 @@ awk 'NF != 2 || $2 !~ /^[0-9]+$/ { bad = 1 } END { exit bad }' "$DBG/stats" ||
 note "$n knobs checked; $refused bad writes refused with EINVAL, values kept"
 unload
 
-# exclusive_cgroups at load: one update per occurrence; a bad one fails the
-# load (and the list built so far is freed with the module).
+# The lists at load: one update per occurrence, made cgroups or not; a
+# malformed one fails the load (and the lists built so far are freed with
+# the module).
 mkdir -p /sys/fs/cgroup/knobs_ex /sys/fs/cgroup/knobs_ex2
-load exclusive_cgroups=+/knobs_ex exclusive_cgroups=+/sys/fs/cgroup/knobs_ex2
+load exclusive_cgroups=+/knobs_ex exclusive_cgroups=+/sys/fs/cgroup/knobs_ex2 \
+	exclusive_cgroups=+/knobs_later sock_limits=+/knobs_ex=64M throttle_cgroups=+/knobs_later
 expect_eq "exclusive_cgroups given at load" \
-	"$(sort $PAR/exclusive_cgroups | tr '\n' ' ')" "+/knobs_ex +/knobs_ex2 "
+	"$(sort $PAR/exclusive_cgroups | tr '\n' ' ')" "+/knobs_ex +/knobs_ex2 +/knobs_later waiting "
+expect_eq "sock_limits given at load" "$(cat $PAR/sock_limits)" "+/knobs_ex=67108864"
+expect_eq "throttle_cgroups given at load" "$(cat $PAR/throttle_cgroups)" "+/knobs_later waiting"
 unload
-expect_eq "load with an unknown cgroup" \
+expect_eq "load with a malformed entry" \
 	"$(skm-insmod /lib/modules/$(uname -r)/extra/skmemcg.ko \
-		exclusive_cgroups=+/knobs_ex exclusive_cgroups=+/nonexistent)" ENOENT
+		exclusive_cgroups=+/knobs_ex exclusive_cgroups=+/knobs_ex//x)" EINVAL
 lsmod | grep -q '^skmemcg ' && fail "module left loaded after a bad exclusive_cgroups"
 rmdir /sys/fs/cgroup/knobs_ex /sys/fs/cgroup/knobs_ex2
 exit 0

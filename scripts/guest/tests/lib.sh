@@ -47,21 +47,26 @@ skm_stat() {
 # mem_cgroup_size() for the classic LRU and evict_folios() for MGLRU.
 case $(uname -r) in
 7.*)
-	SK_CHARGE_FN=mem_cgroup_sk_charge ACCEPT_FN=__inet_accept
+	SK_CHARGE_FN=mem_cgroup_sk_charge SK_UNCHARGE_FN=mem_cgroup_sk_uncharge
+	ACCEPT_FN=__inet_accept
 	RECLAIM_SIZE_FN=apply_proportional_protection EVICT_FN= ;;
 *)
-	SK_CHARGE_FN=mem_cgroup_charge_skmem ACCEPT_FN=inet_csk_accept
+	SK_CHARGE_FN=mem_cgroup_charge_skmem SK_UNCHARGE_FN=mem_cgroup_uncharge_skmem
+	ACCEPT_FN=inet_csk_accept
 	RECLAIM_SIZE_FN=mem_cgroup_size EVICT_FN=evict_folios ;;
 esac
 # Per policy (module/main.c): each is hooked only while a policy that needs
-# it is on; mem_cgroup_css_free while any is.
-HOOKED_THROTTLE="__sk_mem_raise_allocated $SK_CHARGE_FN vmpressure mem_cgroup_css_free"
-HOOKED_EXCLUSIVE="__sk_mem_raise_allocated __sk_mem_reduce_allocated sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN mem_cgroup_css_free"
+# it is on; mem_cgroup_css_free while any is, mem_cgroup_css_online while a
+# policy with a cgroup list (throttle, exclusive, limit) is.
+HOOKED_THROTTLE="__sk_mem_raise_allocated $SK_CHARGE_FN vmpressure mem_cgroup_css_online mem_cgroup_css_free"
+HOOKED_EXCLUSIVE="__sk_mem_raise_allocated __sk_mem_reduce_allocated sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN mem_cgroup_css_online mem_cgroup_css_free"
 HOOKED_RECLAIM="$RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_free"
-HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN vmpressure $RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_free"
+HOOKED_LIMIT="__sk_mem_raise_allocated $SK_CHARGE_FN $SK_UNCHARGE_FN mem_cgroup_css_online mem_cgroup_css_free"
+HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN $SK_UNCHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free $ACCEPT_FN vmpressure $RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_online mem_cgroup_css_free"
 NHOOKS=$(echo $HOOKED | wc -w)
-# The knobs that turn every policy on (all NHOOKS functions hooked).
-ALL_POLICIES="throttle=1 exclusive=1 reclaim_policy=linear"
+# The knobs that turn every policy on (all NHOOKS functions hooked): the
+# limit's needs a cgroup listed (a waiting entry will do).
+ALL_POLICIES="throttle=1 exclusive=1 reclaim_policy=linear sock_limits=+/skm_all_policies=1G"
 
 # hooked_functions: those of them in ftrace's enabled_functions.
 hooked_functions() {

@@ -62,11 +62,13 @@ value_for() {
 	pcpu_drain_ms) pick 0 10 1000 ;;
 	reclaim_policy) pick kernel cliff seed linear ;;
 	reclaim_gain_pct) pick 50 100 200 ;;
-	exclusive_cgroups) pick +/cyc_tcp -/cyc_tcp +/cyc_acc -/cyc_acc ;;
+	exclusive_cgroups) pick +/cyc_tcp -/cyc_tcp +/cyc_acc -/cyc_acc +/cyc_later -/cyc_later ;;
+	throttle_cgroups) pick +/cyc_press -/cyc_press +/cyc_later -/cyc_later ;;
+	sock_limits) pick +/cyc_tcp=64M -/cyc_tcp +/cyc_acc=256K -/cyc_acc +/cyc_later=1M -/cyc_later ;;
 	*) fail "no values for knob $1" ;;
 	esac
 }
-LOAD_KNOBS="exclusive_cgroups enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct"
+LOAD_KNOBS="exclusive_cgroups throttle_cgroups sock_limits enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct"
 
 tcp0=$(sock_mem TCP)
 udp0=$(sock_mem UDP)
@@ -81,6 +83,7 @@ expected_hooks() {
 		_l="$_l $HOOKED_EXCLUSIVE"
 	fi
 	[ "$(cat $PAR/reclaim_policy)" != kernel ] && _l="$_l $HOOKED_RECLAIM"
+	[ -n "$(cat $PAR/sock_limits)" ] && _l="$_l $HOOKED_LIMIT"
 	# shellcheck disable=SC2086
 	names_of $_l
 }
@@ -183,11 +186,11 @@ modprobe skmemcg $ALL_POLICIES || fail "flips: modprobe skmemcg"
 flip=0
 while [ $flip -lt "$SKM_FLIPS" ]; do
 	flip=$((flip + 1))
-	pick throttle exclusive reclaim_policy enabled exclusive_cgroups
+	pick throttle exclusive reclaim_policy enabled exclusive_cgroups sock_limits
 	k=$R
 	case $k in
 	reclaim_policy) pick kernel linear seed ;;
-	exclusive_cgroups) pick +/cyc_acc -/cyc_acc +/cyc_tcp -/cyc_tcp ;;
+	exclusive_cgroups|sock_limits) value_for $k ;;
 	*) pick 0 1 ;;
 	esac
 	v=$R

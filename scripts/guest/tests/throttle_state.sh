@@ -34,7 +34,7 @@ expect_eq "/state exclusive once listed" "$(awk '$1 == "/state" { print $6 }' $D
 printf '%s' '-/state' | skm-write $DBG/exclusive_cgroups > /dev/null
 ev=$(grep -m1 'skmemcg_throttle\|throttle:' $TRACING/trace)
 note "trace: $ev"
-echo "$ev" | grep -q "cgroup_id=[0-9]* level=\(medium\|critical\) dir=\(tx\|rx\) size=" ||
+echo "$ev" | grep -q "cgroup_id=[0-9]* reason=pressure level=\(medium\|critical\) dir=\(tx\|rx\) size=" ||
 	fail "no skmemcg:throttle event"
 echo 0 > $TRACING/events/skmemcg/throttle/enable
 

@@ -2,7 +2,7 @@
 /*
  * skm-fuzz: hostile writes to knob files, checked one by one.
  *
- *   skm-fuzz [-n writes] [-p procs] [-s seed] [-e ENOENT-file] GROUP...
+ *   skm-fuzz [-n writes] [-p procs] [-s seed] [-e LIST-file] GROUP...
  *
  * A GROUP is a colon-separated list of files that show one value (a knob's
  * debugfs file and its /sys/module parameter). -p processes (default 4)
@@ -14,7 +14,8 @@
  * byte flip, truncation, doubling), a huge or negative number, a long
  * string, an empty write, or a valid token written in two pieces. Checks,
  * in the owned half:
- *  - a refused write fails with EINVAL (or ENOENT, for files named by -e)
+ *  - a refused write fails with EINVAL (or ENOSPC, for the cgroup lists
+ *    named by -e: full)
  *    and leaves every file of its group reading as before;
  *  - an accepted write is whole (no short count), every file of the group
  *    then reads the same, and writing back what was read is accepted and
@@ -43,7 +44,7 @@
 struct group {
 	char *file[MAX_FILES];
 	int nr;
-	int enoent_ok;
+	int is_list;
 };
 
 struct counts {
@@ -70,7 +71,8 @@ static const char *const tokens[] = {
 	"vmpressure,psi,events,headroom", "cliff", "seed", "linear", "kernel",
 	"5", "10", "100", "250", "1000", "1048576", "60000", "600000",
 	"+/fuzz_a", "-/fuzz_a", "+/fuzz_b", "-/fuzz_b", "+/nonexistent",
-	"+/sys/fs/cgroup/fuzz_a", "-/", "+/",
+	"+/sys/fs/cgroup/fuzz_a", "-/", "+/", "+/fuzz_a=1M", "+/fuzz_b=4096",
+	"-/nonexistent", "+/fuzz_a/later=64K",
 };
 
 static const char *const numbers[] = {
@@ -197,27 +199,10 @@ static int do_write(const char *file, const char *buf, size_t len, int split)
 	return err;
 }
 
-/* cgroup_exists() - whether "+/path" or "-/path" names an existing cgroup */
-static int cgroup_exists(const char *buf, size_t len)
+static int refusal_ok(const struct group *g, int err)
 {
-	char path[512];
-	struct stat st;
-
-	if (len < 2 || len > 256 || memchr(buf, 0, len))
-		return 0;
-	if (buf[len - 1] == '\n')
-		len--;
-	if (!strncmp(buf + 1, "/sys/fs/cgroup", 14))
-		snprintf(path, sizeof(path), "%.*s", (int)len - 1, buf + 1);
-	else
-		snprintf(path, sizeof(path), "/sys/fs/cgroup%.*s", (int)len - 1, buf + 1);
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-static int refusal_ok(const struct group *g, int err, const char *buf, size_t len)
-{
-	if (err == ENOENT && g->enoent_ok)
-		return !cgroup_exists(buf, len);
+	if (err == ENOSPC && g->is_list)
+		return 1;	/* a cgroup list holds at most 1024 entries */
 	return err == EINVAL;
 }
 
@@ -237,8 +222,7 @@ static void fuzz_one(struct counts *c, const struct group *g, int checked)
 		c->refused++;
 		if (err == -1)
 			error(c, file, buf, len, "short write%s", "");
-		/* (split: the first piece is what a cgroup lookup may miss) */
-		else if (!refusal_ok(g, err, buf, split ? len / 2 : len))
+		else if (!refusal_ok(g, err))
 			error(c, file, buf, len, "refused with %s", strerror(err));
 		/*
 		 * A value written in two pieces may be refused after its first
@@ -263,7 +247,7 @@ static void fuzz_one(struct counts *c, const struct group *g, int checked)
 		if (strcmp(after, other))
 			error(c, g->file[i], buf, len, "twins disagree after '%s'", after);
 	}
-	if (g->enoent_ok || !after[0])
+	if (g->is_list || !after[0])
 		return;		/* a list, not a value */
 	err = do_write(file, after, strlen(after), 0);
 	read_file(g->file[0], other, sizeof(other));
@@ -325,8 +309,8 @@ int main(int argc, char **argv)
 	long writes = 10000;
 	int procs = 4, opt, i, kmsg, bad;
 	unsigned long long seed = 1;
-	const char *enoent_files[MAX_GROUPS];
-	int nr_enoent = 0;
+	const char *list_files[MAX_GROUPS];
+	int nr_lists = 0;
 	struct counts total = { 0 };
 	char a[VAL_MAX], b[VAL_MAX];
 
@@ -336,8 +320,8 @@ int main(int argc, char **argv)
 		case 'p': procs = atoi(optarg); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'e':
-			if (nr_enoent < MAX_GROUPS)
-				enoent_files[nr_enoent++] = optarg;
+			if (nr_lists < MAX_GROUPS)
+				list_files[nr_lists++] = optarg;
 			break;
 		default:
 			fprintf(stderr, "usage: skm-fuzz [-n writes] [-p procs] [-s seed] [-e file] GROUP...\n");
@@ -350,9 +334,9 @@ int main(int argc, char **argv)
 
 		for (f = strtok(argv[optind], ":"); f && g->nr < MAX_FILES; f = strtok(NULL, ":")) {
 			g->file[g->nr++] = f;
-			for (i = 0; i < nr_enoent; i++)
-				if (!strcmp(f, enoent_files[i]))
-					g->enoent_ok = 1;
+			for (i = 0; i < nr_lists; i++)
+				if (!strcmp(f, list_files[i]))
+					g->is_list = 1;
 		}
 	}
 	if (!nr_groups || procs < 1) {

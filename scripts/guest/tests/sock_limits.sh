@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+# sock_limits, cgroup v1's memory.kmem.tcp.limit_in_bytes for cgroup v2:
+# cgroup A (limit SL_LIMIT_KIB, default 2048) and its sibling B (none) each
+# open SL_CONNS (default 8) loopback connections and queue SL_KIB (default
+# 2048) KiB on each, which nobody reads: 16 MiB each unlimited. A's socket
+# memory (memory.stat "sock", the kernel's own count) stays within its
+# limit plus the documented slack, SL_SLACK_KIB (default 160) per
+# connection (two sockets, each one minimum buffer and one 64 KiB skb past
+# the limit); B takes more than A's bound. The "cgroups" line of A shows
+# its limit, its socket memory and suppressed allocations; the tracepoint
+# says reason=limit; nothing is OOM-killed. Then: raising A's limit live
+# lets it grow; a limit given at load for a cgroup made later holds; a
+# nested limit (A/n, under A's) holds; rmdir with a limit set frees the
+# state and the entry waits again.
+. /tests/lib.sh
+. /tests/lib_burst.sh
+
+CG=/sys/fs/cgroup
+LIMIT_KIB=${SL_LIMIT_KIB:-2048}
+CONNS=${SL_CONNS:-8}
+KIB=${SL_KIB:-2048}
+SLACK_KIB=${SL_SLACK_KIB:-160}
+TRACING=/sys/kernel/tracing
+bound_kib=$((LIMIT_KIB + CONNS * SLACK_KIB))
+
+sock_kib() { awk '$1 == "sock" { print int($2 / 1024) }' "$1/memory.stat"; }
+cg_col() { # CGROUP-PATH COLUMN: a column of that cgroup's "cgroups" line
+	awk -v p="$1" -v c="$2" '$1 == p { print $c }' $DBG/cgroups
+}
+kills() { awk '$1 == "oom_kill" { print $2 }' "$1/memory.events"; }
+
+# start_hold CG NAME: skm-hold in CG (made if missing), waiting for "ready"
+start_hold() {
+	mkdir -p "$1"
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c "$1" -k "$2"' "$1" \
+		"$CONNS" "$KIB" > "/tmp/hold.$2" 2>&1 &
+	pid=$!
+	n=0
+	until grep -qs ready "/tmp/hold.$2"; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || fail "skm-hold in $1 not ready: $(cat /tmp/hold.$2)"
+		sleep 0.1
+	done
+}
+pump() { # PID NAME: drain what is queued and send again
+	want=$(( $(grep -c pumped "/tmp/hold.$2") + 1 ))
+	n=0
+	while [ "$(grep -c pumped "/tmp/hold.$2")" -lt $want ]; do
+		[ $((n % 20)) -eq 0 ] && kill -USR1 "$1"
+		n=$((n + 1))
+		[ $n -lt 600 ] || fail "skm-hold $2 did not pump"
+		sleep 0.1
+	done
+}
+
+mkdir $CG/sl_a $CG/sl_b
+load sock_limits=+/sl_later=${LIMIT_KIB}K
+expect_eq "sock_limits at load" "$(cat $PAR/sock_limits)" \
+	"+/sl_later=$((LIMIT_KIB * 1024)) waiting"
+expect_eq "set A's limit" "$(printf "+/sl_a=${LIMIT_KIB}K" | skm-write $DBG/sock_limits)" ok
+echo 1 > $TRACING/events/skmemcg/throttle/enable || fail "no skmemcg:throttle tracepoint"
+echo > $TRACING/trace
+
+start_hold $CG/sl_a a
+pa=$pid
+start_hold $CG/sl_b b
+pb=$pid
+a=$(sock_kib $CG/sl_a)
+b=$(sock_kib $CG/sl_b)
+note "$CONNS connections x $KIB KiB unread: A (limit $LIMIT_KIB KiB) holds $a KiB, B (no limit) $b KiB; A's bound $bound_kib KiB"
+[ "$a" -le "$bound_kib" ] || fail "A holds $a KiB, over its limit plus slack ($bound_kib KiB)"
+[ "$b" -gt "$bound_kib" ] || fail "B holds $b KiB, no more than A's bound ($bound_kib KiB)"
+note "cgroups: $(grep '^/sl_a ' $DBG/cgroups)"
+expect_eq "A's limit in cgroups (KiB)" "$(cg_col /sl_a 10)" "$LIMIT_KIB"
+counted=$(cg_col /sl_a 11)
+limited=$(cg_col /sl_a 12)
+[ "${limited:-0}" -gt 0 ] || fail "no allocation of A suppressed: $(grep '^/sl_a ' $DBG/cgroups)"
+[ "${counted:-0}" -le "$bound_kib" ] || fail "A's counted socket memory $counted KiB over $bound_kib"
+b_col=$(cg_col /sl_b 10)
+[ -z "$b_col" ] || expect_eq "B's limit column (not limited)" "$b_col" -
+[ $(( $(skm_stat limited_tx) + $(skm_stat limited_rx) )) -gt 0 ] || fail "stats limited_tx/rx are 0"
+ev=$(grep -m1 'reason=limit' $TRACING/trace)
+note "trace: $ev"
+echo "$ev" | grep -q "cgroup_id=[0-9]* reason=limit level=none dir=\(tx\|rx\) size=" ||
+	fail "no skmemcg:throttle event with reason=limit"
+echo 0 > $TRACING/events/skmemcg/throttle/enable
+
+# A nested limit under A's, lower: holds too.
+echo "+/sl_a/n=512K" > $PAR/sock_limits
+kill $pa
+wait $pa
+echo +memory > $CG/sl_a/cgroup.subtree_control
+start_hold $CG/sl_a/n n
+pn=$pid
+n_kib=$(sock_kib $CG/sl_a/n)
+note "nested A/n (limit 512 KiB): $n_kib KiB"
+[ "$n_kib" -le $((512 + CONNS * SLACK_KIB)) ] || fail "A/n holds $n_kib KiB over 512 + slack"
+kill $pn
+wait $pn
+
+# Raised live: A grows past its old bound.
+start_hold $CG/sl_a/m m
+pm=$pid
+echo "+/sl_a=64M" > $PAR/sock_limits
+pump $pm m
+grown=$(sock_kib $CG/sl_a)
+note "A's limit raised to 64 MiB: $grown KiB"
+[ "$grown" -gt "$bound_kib" ] || fail "A did not grow past $bound_kib KiB once its limit was raised"
+kill $pm $pb
+wait $pm $pb
+
+# Given at load, made now: holds.
+start_hold $CG/sl_later later
+pl=$pid
+l=$(sock_kib $CG/sl_later)
+note "sl_later, limited at load before it was made: $l KiB"
+[ "$l" -le "$bound_kib" ] || fail "sl_later holds $l KiB over $bound_kib"
+kill $pl
+wait $pl
+
+for c in sl_a sl_b sl_later; do
+	expect_eq "OOM kills in $c" "$(kills $CG/$c)" 0
+done
+dmesg | grep -q 'Killed process' && fail "a process was OOM-killed"
+
+# rmdir with a limit set: the entry waits again, the state goes with the memcg.
+rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a $CG/sl_later $CG/sl_b || fail "rmdir"
+expect_eq "sock_limits after rmdir" "$(sort $PAR/sock_limits | tr '\n' ' ')" \
+	"+/sl_a/n=524288 waiting +/sl_a=67108864 waiting +/sl_later=$((LIMIT_KIB * 1024)) waiting "
+n=0
+while grep -q '^/sl_' $DBG/cgroups; do
+	n=$((n + 1))
+	[ $((n % 30)) -eq 29 ] && flush_stocks
+	[ $n -lt 300 ] || fail "state of removed cgroups kept: $(grep '^/sl_' $DBG/cgroups)"
+	sleep 0.1
+done
+for p in /sl_a/n /sl_a /sl_later; do
+	echo "-$p" > $PAR/sock_limits
+done
+expect_eq "sock_limits emptied" "$(cat $PAR/sock_limits)" ""
+unload
+exit 0
