@@ -163,9 +163,12 @@ for name in "${!knob_kind[@]}"; do
 	skm_fmt_ops | charp)
 		[ -n "${text_val[$name]:-}" ] || skm_die "knob $name: the test has no text value for it"
 		knob_val[$name]=${text_val[$name]} ;;
-	skm_excl_cgroups_param_ops)
-		# as skm_excl_cgroups_param_get() prints it
-		knob_lines[$name]=$'+/tenant-a\n+/a b/c"d\\e\n# 2 more' ;;
+	skm_cglist_param_ops)
+		# as skm_cglist_param_get() prints it
+		case $name in
+		sock_limits) knob_lines[$name]=$'+/tenant-a=1048576\n+/later/c"d\\e=4096 waiting\n# 2 more' ;;
+		*) knob_lines[$name]=$'+/tenant-a\n+/later/c"d\\e waiting\n# 2 more' ;;
+		esac ;;
 	*)
 		skm_die "knob $name has ops or type ${knob_kind[$name]}, which this test does not know" ;;
 	esac
@@ -193,7 +196,10 @@ declare -A cg_in=(
 	[exclusive]="no yes no"
 	[protection_kib]="0 1024 0"
 	[usage_kib]="0 2048 3"
-	[scan_pct]="- 12.3 100.0")
+	[scan_pct]="- 12.3 100.0"
+	[sock_limit_kib]="- 1024 4"
+	[sock_kib]="- 512 9"
+	[limited]="- 7 0")
 declare -A cg_metric=(
 	[level]=skmemcg_cgroup_pressure_level
 	[expires_ms]=skmemcg_cgroup_pressure_expires_seconds
@@ -202,7 +208,10 @@ declare -A cg_metric=(
 	[exclusive]=skmemcg_cgroup_exclusive
 	[protection_kib]=skmemcg_cgroup_reclaim_protection_bytes
 	[usage_kib]=skmemcg_cgroup_reclaim_usage_bytes
-	[scan_pct]=skmemcg_cgroup_reclaim_scan_ratio)
+	[scan_pct]=skmemcg_cgroup_reclaim_scan_ratio
+	[sock_limit_kib]=skmemcg_cgroup_sock_limit_bytes
+	[sock_kib]=skmemcg_cgroup_sock_bytes
+	[limited]=skmemcg_cgroup_limited_total)
 declare -A cg_want=(
 	[level]="0 1 2"
 	[expires_ms]="0 0.75 0.001"
@@ -211,7 +220,10 @@ declare -A cg_want=(
 	[exclusive]="0 1 0"
 	[protection_kib]="0 1048576 0"
 	[usage_kib]="0 2097152 3072"
-	[scan_pct]="- 0.123 1")
+	[scan_pct]="- 0.123 1"
+	[sock_limit_kib]="- 1048576 4096"
+	[sock_kib]="- 524288 9216"
+	[limited]="- 7 0")
 for c in "${cols[@]:1}"; do
 	[ -n "${cg_in[$c]:-}" ] || skm_die "cgroups column $c: the test has no values for it"
 done
@@ -320,10 +332,16 @@ for name in "${!knob_kind[@]}"; do
 		esac ;;
 	skm_fmt_ops | charp)
 		has "skmemcg_knob_info{knob=\"$name\",value=\"$v\"}" 1 || bad="$bad $name" ;;
-	skm_excl_cgroups_param_ops)
-		has skmemcg_knob_exclusive_cgroups 4 &&
-		has 'skmemcg_knob_exclusive_cgroup{cgroup="/tenant-a"}' 1 &&
-		has 'skmemcg_knob_exclusive_cgroup{cgroup="/a b/c\"d\\e"}' 1 || bad="$bad $name" ;;
+	skm_cglist_param_ops)
+		m=skmemcg_knob_${name%s}
+		has "skmemcg_knob_$name" 4 &&
+		has "$m{cgroup=\"/tenant-a\"}" 1 &&
+		has "$m{cgroup=\"/later/c\\\"d\\\\e\"}" 0 || bad="$bad $name"
+		if [ "$name" = sock_limits ]; then
+			has 'skmemcg_knob_sock_limit_bytes{cgroup="/tenant-a"}' 1048576 &&
+			has 'skmemcg_knob_sock_limit_bytes{cgroup="/later/c\"d\\e"}' 4096 ||
+				bad="$bad $name-bytes"
+		fi ;;
 	esac
 done
 if [ -z "$bad" ]; then pass "knobs (${#knob_kind[@]})"; else fail knobs "missing or wrong:$bad"; fi
