@@ -371,6 +371,23 @@ void skm_cglist_gone(struct skm_cglist *list, u64 id)
 	mutex_unlock(&skm_cglist_lock);
 }
 
+/**
+ * skm_cglist_reset_usage() - count every entry's usage from 0 again
+ * @list: the list
+ *
+ * When the limit's hooks go on: nothing was counted while they were off.
+ */
+void skm_cglist_reset_usage(struct skm_cglist *list)
+{
+	struct skm_cglist_entry *e;
+	int bkt;
+
+	mutex_lock(&skm_cglist_lock);
+	hash_for_each(list->by_id, bkt, e, node)
+		atomic_long_set(&e->usage_pages, 0);
+	mutex_unlock(&skm_cglist_lock);
+}
+
 /* Empty the list: unload, and a load that failed after modprobe filled it. */
 void skm_cglist_clear(struct skm_cglist *list)
 {

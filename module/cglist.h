@@ -99,6 +99,7 @@ void skm_cglist_resolve(struct skm_cglist *list);
 void skm_cglist_online(struct skm_cglist *list, struct cgroup *cgrp,
 		       const char *path);
 void skm_cglist_gone(struct skm_cglist *list, u64 id);
+void skm_cglist_reset_usage(struct skm_cglist *list);
 void skm_cglist_clear(struct skm_cglist *list);
 void skm_cglist_show(struct skm_cglist *list, struct seq_file *m);
 

@@ -135,6 +135,9 @@ int skm_policies_apply(const char *context)
 	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
 		skm_cglist_resolve(skm_cglists[i]);
 	want = skm_policies_wanted();
+	/* Uncharges went uncounted while the limit was off: count anew. */
+	if (want & ~old & SKM_POLICY_BIT(SKM_POLICY_LIMIT))
+		skm_cglist_reset_usage(&skm_sock_limits);
 	ret = skm_hooks_set(want, context);
 	if (ret)
 		return ret;

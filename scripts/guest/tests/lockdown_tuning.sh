@@ -63,23 +63,29 @@ knob pcpu_numa N Y 2
 knob reclaim_policy kernel linear none
 knob reclaim_gain_pct 100 200 1001
 
-# exclusive_cgroups: the parameter is the lockdown-proof twin of the
-# debugfs file: one update a write, the same errors.
-k=exclusive_cgroups
-checked="$checked $k"
-expect_eq "$DBG/$k <- +/lockdown_ex" \
-	"$(printf '+/lockdown_ex' | skm-write $DBG/$k)" EPERM
-cat $DBG/$k > /dev/null 2>&1 && fail "$DBG/$k readable under lockdown"
-expect_eq "$k empty" "$(cat $PAR/$k)" ""
-expect_eq "$PAR/$k <- +/lockdown_ex" "$(printf '+/lockdown_ex\n' | skm-write $PAR/$k)" ok
-expect_eq "$k lists it" "$(cat $PAR/$k)" "+/lockdown_ex"
-for bad in '+lockdown_ex' '/lockdown_ex' '+/lockdown_ex x' '+' '+/lockdown_ex\n\n'; do
-	expect_eq "$PAR/$k <- '$bad'" "$(printf "$bad" | skm-write $PAR/$k)" EINVAL
+# The cgroup lists: the parameter is the lockdown-proof twin of the debugfs
+# file: one update a write, the same errors, entries that wait.
+for k in exclusive_cgroups throttle_cgroups sock_limits; do
+	add= rd=
+	[ $k = sock_limits ] && add='=64K' rd='=65536'
+	checked="$checked $k"
+	expect_eq "$DBG/$k <- +/lockdown_ex$add" \
+		"$(printf "+/lockdown_ex$add" | skm-write $DBG/$k)" EPERM
+	cat $DBG/$k > /dev/null 2>&1 && fail "$DBG/$k readable under lockdown"
+	expect_eq "$k empty" "$(cat $PAR/$k)" ""
+	expect_eq "$PAR/$k <- +/lockdown_ex$add" "$(printf "+/lockdown_ex$add\n" | skm-write $PAR/$k)" ok
+	expect_eq "$k lists it" "$(cat $PAR/$k)" "+/lockdown_ex$rd"
+	for bad in "+lockdown_ex$add" "/lockdown_ex$add" "+/lockdown_ex x$add" '+' "+/lockdown_ex$add\n\n"; do
+		expect_eq "$PAR/$k <- '$bad'" "$(printf "$bad" | skm-write $PAR/$k)" EINVAL
+	done
+	expect_eq "$PAR/$k <- +/not_yet$add" "$(printf "+/not_yet$add" | skm-write $PAR/$k)" ok
+	expect_eq "$k with a waiting entry" "$(sort $PAR/$k | tr '\n' ' ')" \
+		"+/lockdown_ex$rd +/not_yet$rd waiting "
+	for v in -/not_yet -/lockdown_ex; do
+		expect_eq "$PAR/$k <- $v" "$(printf '%s' "$v" | skm-write $PAR/$k)" ok
+	done
+	expect_eq "$k empty again" "$(cat $PAR/$k)" ""
 done
-expect_eq "$PAR/$k <- +/nonexistent" "$(printf '+/nonexistent' | skm-write $PAR/$k)" ENOENT
-expect_eq "$k kept" "$(cat $PAR/$k)" "+/lockdown_ex"
-expect_eq "$PAR/$k <- -/lockdown_ex" "$(printf '%s' '-/lockdown_ex' | skm-write $PAR/$k)" ok
-expect_eq "$k empty again" "$(cat $PAR/$k)" ""
 
 # Every writable parameter was tried above.
 n=0
