@@ -4,9 +4,10 @@
 # open SL_CONNS (default 8) loopback connections and queue SL_KIB (default
 # 2048) KiB on each, which nobody reads: 16 MiB each unlimited. A's socket
 # memory (memory.stat "sock", the kernel's own count) stays within its
-# limit plus the documented slack, SL_SLACK_KIB (default 160) per
-# connection (two sockets, each one minimum buffer and one 64 KiB skb past
-# the limit); B takes more than A's bound. The "cgroups" line of A shows
+# limit plus the documented slack, SL_SLACK_KIB (default 256) per
+# connection (the sender: its minimum buffer and the skb forced past its
+# moderated sndbuf; the receiver: its minimum buffer; each up to a 64 KiB
+# loopback skb); B takes more than A's bound. The "cgroups" line of A shows
 # its limit, its socket memory and suppressed allocations; the tracepoint
 # says reason=limit; nothing is OOM-killed. Then: raising A's limit live
 # lets it grow; a limit given at load for a cgroup made later holds; a
@@ -19,7 +20,7 @@ CG=/sys/fs/cgroup
 LIMIT_KIB=${SL_LIMIT_KIB:-2048}
 CONNS=${SL_CONNS:-8}
 KIB=${SL_KIB:-2048}
-SLACK_KIB=${SL_SLACK_KIB:-160}
+SLACK_KIB=${SL_SLACK_KIB:-256}
 TRACING=/sys/kernel/tracing
 bound_kib=$((LIMIT_KIB + CONNS * SLACK_KIB))
 
