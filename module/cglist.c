@@ -19,9 +19,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "cglist.h"
 #include "cglist_parse.h"
+#include "compat.h"
 #include "knobs.h"
 #include "limit_policy.h"
 
@@ -61,7 +63,8 @@ struct skm_cglist_entry *skm_cglist_find(struct skm_cglist *list, u64 id)
 {
 	struct skm_cglist_entry *e;
 
-	hash_for_each_possible_rcu(list->by_id, e, node, id) {
+	hash_for_each_possible_rcu(list->by_id, e, node, id,
+				   lockdep_is_held(&skm_cglist_lock)) {
 		if (e->id == id)
 			return e;
 	}
@@ -166,17 +169,59 @@ static void skm_cglist_del(struct skm_cglist *list, struct skm_cglist_entry *e)
 	kfree_rcu(e, rcu);
 }
 
+/*
+ * cgroup_get_from_path() and cgroup_get_from_id() answer relative to the
+ * caller's cgroup namespace, and a list holds paths in the whole hierarchy:
+ * a writer or a reader inside a container would see other cgroups, or none.
+ * So the lookups run in a kworker, which is in the initial namespace.
+ */
+struct skm_init_ns_call {
+	struct work_struct work;
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static void skm_init_ns_work(struct work_struct *work)
+{
+	struct skm_init_ns_call *call = container_of(work, struct skm_init_ns_call, work);
+
+	call->fn(call->arg);
+}
+
+/* Run @fn(@arg) in the initial cgroup namespace and wait for it. */
+static void skm_in_init_ns(void (*fn)(void *arg), void *arg)
+{
+	struct skm_init_ns_call call = { .fn = fn, .arg = arg };
+
+	INIT_WORK_ONSTACK(&call.work, skm_init_ns_work);
+	queue_work(skm_system_percpu_wq, &call.work);
+	flush_work(&call.work);
+	destroy_work_on_stack(&call.work);
+}
+
+struct skm_id_lookup {
+	const char *path;
+	u64 id;
+};
+
+static void skm_cgroup_id_of_fn(void *arg)
+{
+	struct skm_id_lookup *l = arg;
+	struct cgroup *cgrp = cgroup_get_from_path(l->path);
+
+	if (IS_ERR(cgrp))
+		return;
+	l->id = cgroup_id(cgrp);
+	cgroup_put(cgrp);
+}
+
 /* The id of the cgroup at @path, or 0 if there is none (yet). */
 static u64 skm_cgroup_id_of(const char *path)
 {
-	struct cgroup *cgrp = cgroup_get_from_path(path);
-	u64 id;
+	struct skm_id_lookup l = { .path = path };
 
-	if (IS_ERR(cgrp))
-		return 0;
-	id = cgroup_id(cgrp);
-	cgroup_put(cgrp);
-	return id;
+	skm_in_init_ns(skm_cgroup_id_of_fn, &l);
+	return l.id;
 }
 
 /*
@@ -185,8 +230,7 @@ static u64 skm_cgroup_id_of(const char *path)
  * changed or removed one or found nothing to remove, or -errno.
  */
 static int skm_cglist_update(struct skm_cglist *list,
-			     const struct skm_cglist_op *op, const char *path,
-			     struct skm_cglist_entry **added)
+			     const struct skm_cglist_op *op, const char *path)
 {
 	u64 id = skm_cgroup_id_of(path);
 	struct skm_cglist_entry *e;
@@ -194,10 +238,12 @@ static int skm_cglist_update(struct skm_cglist *list,
 
 	mutex_lock(&skm_cglist_lock);
 	e = skm_cglist_find_path(list, path);
-	if (!e && id)
-		e = skm_cglist_find(list, id);	/* renamed since listed */
-	/* made while we were not watching (no policy on), maybe anew */
-	if (e && id && e->id != id) {
+	/*
+	 * Made while we were not watching (no policy on), maybe anew; unless
+	 * another entry holds the cgroup (listed under the path it had
+	 * before a rename): one entry per cgroup.
+	 */
+	if (e && id && e->id != id && !skm_cglist_find(list, id)) {
 		if (e->id)
 			e = skm_cglist_unresolve_entry(list, e);
 		skm_cglist_resolve_entry(list, e, id);
@@ -211,6 +257,8 @@ static int skm_cglist_update(struct skm_cglist *list,
 	} else if (atomic_read(&list->nr) >= SKM_CGLIST_MAX) {
 		ret = -ENOSPC;
 	} else {
+		if (id && skm_cglist_find(list, id))
+			id = 0;		/* held by an entry of its old path */
 		e = kzalloc(struct_size(e, path, op->path_len + 1), GFP_KERNEL);
 		if (!e) {
 			ret = -ENOMEM;
@@ -227,7 +275,6 @@ static int skm_cglist_update(struct skm_cglist *list,
 			hlist_add_head(&e->wait, &list->waiting);
 			atomic_inc(&list->nr_waiting);
 		}
-		*added = e;
 		ret = 1;
 	}
 out:
@@ -250,7 +297,6 @@ out:
  */
 int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len)
 {
-	struct skm_cglist_entry *added = NULL;
 	struct skm_cglist_op op;
 	char *path;
 	int ret;
@@ -261,16 +307,26 @@ int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len)
 	path = kmemdup_nul(op.path, op.path_len, GFP_KERNEL);
 	if (!path)
 		return -ENOMEM;
-	ret = skm_cglist_update(list, &op, path, &added);
-	kfree(path);
-	if (ret < 0)
-		return ret;
-	ret = skm_policies_apply("left as it was");
-	if (ret && added) {
-		mutex_lock(&skm_cglist_lock);
-		skm_cglist_del(list, added);
-		mutex_unlock(&skm_cglist_lock);
+	ret = skm_cglist_update(list, &op, path);
+	if (ret >= 0) {
+		bool added = ret > 0;
+
+		ret = skm_policies_apply("left as it was");
+		/*
+		 * Take the new entry out again, found anew: meanwhile it may
+		 * have been resolved or copied (cgroups come and go).
+		 */
+		if (ret && added) {
+			struct skm_cglist_entry *e;
+
+			mutex_lock(&skm_cglist_lock);
+			e = skm_cglist_find_path(list, path);
+			if (e)
+				skm_cglist_del(list, e);
+			mutex_unlock(&skm_cglist_lock);
+		}
 	}
+	kfree(path);
 	return ret;
 }
 
@@ -282,16 +338,15 @@ int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len)
  * (css_online not hooked) resolve here, and entries whose cgroup was freed
  * then (css_free not hooked) wait again.
  */
-void skm_cglist_resolve(struct skm_cglist *list)
+static void skm_cglist_resolve_fn(void *arg)
 {
+	struct skm_cglist *list = arg;
 	struct skm_cglist_entry *e;
 	struct hlist_node *n;
 	struct cgroup *cgrp;
 	int bkt;
 	u64 id;
 
-	if (!atomic_read(&list->nr))
-		return;
 	mutex_lock(&skm_cglist_lock);
 	hash_for_each_safe(list->by_id, bkt, n, e, node) {
 		cgrp = cgroup_get_from_id(e->id);
@@ -302,11 +357,21 @@ void skm_cglist_resolve(struct skm_cglist *list)
 		skm_cglist_unresolve_entry(list, e);
 	}
 	hlist_for_each_entry_safe(e, n, &list->waiting, wait) {
-		id = skm_cgroup_id_of(e->path);
-		if (id && !skm_cglist_find(list, id))
+		cgrp = cgroup_get_from_path(e->path);
+		if (IS_ERR(cgrp))
+			continue;
+		id = cgroup_id(cgrp);
+		cgroup_put(cgrp);
+		if (!skm_cglist_find(list, id))
 			skm_cglist_resolve_entry(list, e, id);
 	}
 	mutex_unlock(&skm_cglist_lock);
+}
+
+void skm_cglist_resolve(struct skm_cglist *list)
+{
+	if (atomic_read(&list->nr))
+		skm_in_init_ns(skm_cglist_resolve_fn, list);
 }
 
 /**
@@ -322,7 +387,6 @@ void skm_cglist_online(struct skm_cglist *list, struct cgroup *cgrp,
 		       const char *path)
 {
 	struct skm_cglist_entry *e, *found = NULL;
-	struct cgroup *old;
 	int bkt;
 
 	if (!atomic_read(&list->nr))
@@ -334,15 +398,12 @@ void skm_cglist_online(struct skm_cglist *list, struct cgroup *cgrp,
 	 * freed only when its last page goes): its entry has not waited yet.
 	 */
 	if (!found) {
+		/* no two live cgroups have one path: e's is removed */
 		hash_for_each(list->by_id, bkt, e, node) {
-			if (strcmp(e->path, path))
-				continue;
-			old = cgroup_get_from_id(e->id);
-			if (IS_ERR(old))
+			if (!strcmp(e->path, path) && e->id != cgroup_id(cgrp)) {
 				found = skm_cglist_unresolve_entry(list, e);
-			else
-				cgroup_put(old);
-			break;
+				break;
+			}
 		}
 	}
 	if (found && !skm_cglist_find(list, cgroup_id(cgrp)))
@@ -404,66 +465,48 @@ void skm_cglist_clear(struct skm_cglist *list)
 	rcu_barrier();
 }
 
-/*
- * One line of the list: "+<path>[=<bytes>][ waiting]\n" into @buf, or
- * nothing if the entry's cgroup has gone (not yet dropped). A resolved
- * entry shows its cgroup's path now, in the initial namespace.
- */
+/* One line of the list: "+<path>[=<bytes>][ waiting]\n" into @buf. */
 static int skm_cglist_line(struct skm_cglist *list, struct skm_cglist_entry *e,
-			   char *path, char *buf, size_t size)
+			   char *buf, size_t size)
 {
-	const char *p = e->path;
 	char value[24] = "";
-	struct cgroup *cgrp;
 
-	if (e->id) {
-		cgrp = cgroup_get_from_id(e->id);
-		if (IS_ERR(cgrp))
-			return 0;
-		if (skm_cgroup_path(cgrp, path, PATH_MAX) < 0)
-			path[0] = '\0';
-		cgroup_put(cgrp);
-		if (!path[0])
-			return 0;
-		p = path;
-	}
 	if (list->with_size)
 		snprintf(value, sizeof(value), "=%llu", READ_ONCE(e->bytes));
-	return snprintf(buf, size, "+%s%s%s\n", p, value, e->id ? "" : " waiting");
+	return snprintf(buf, size, "+%s%s%s\n", e->path, value,
+			e->id ? "" : " waiting");
 }
 
-/* Call @fn on each line, resolved entries first. Under skm_cglist_lock. */
+/*
+ * Call @fn on each line, resolved entries first. Reading only renders: it
+ * changes nothing and looks nothing up (any user may read a parameter).
+ */
 static int skm_cglist_each_line(struct skm_cglist *list,
 				int (*fn)(void *arg, const char *line, int len),
 				void *arg)
 {
+	const size_t size = SKM_CGPATH_MAX + 48;
 	struct skm_cglist_entry *e;
-	char *path, *line;
-	int bkt, len, ret = 0;
+	int bkt, len;
+	char *line;
 
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	line = kmalloc(PATH_MAX + 48, GFP_KERNEL);
-	if (!path || !line) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	skm_cglist_resolve(list);	/* what is read is what is in force */
+	line = kmalloc(size, GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
 	mutex_lock(&skm_cglist_lock);
 	hash_for_each(list->by_id, bkt, e, node) {
-		len = skm_cglist_line(list, e, path, line, PATH_MAX + 48);
-		if (len > 0 && len < PATH_MAX + 48)
+		len = skm_cglist_line(list, e, line, size);
+		if (len > 0 && len < size)
 			fn(arg, line, len);
 	}
 	hlist_for_each_entry(e, &list->waiting, wait) {
-		len = skm_cglist_line(list, e, path, line, PATH_MAX + 48);
-		if (len > 0 && len < PATH_MAX + 48)
+		len = skm_cglist_line(list, e, line, size);
+		if (len > 0 && len < size)
 			fn(arg, line, len);
 	}
 	mutex_unlock(&skm_cglist_lock);
-out:
 	kfree(line);
-	kfree(path);
-	return ret;
+	return 0;
 }
 
 static int skm_cglist_seq_line(void *arg, const char *line, int len)

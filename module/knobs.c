@@ -66,6 +66,11 @@ static unsigned int skm_policies_wanted(void)
 	return policies;
 }
 
+/* The policies with a cgroup list: they hook mem_cgroup_css_online(). */
+#define SKM_POLICIES_LISTED	(SKM_POLICY_BIT(SKM_POLICY_THROTTLE) |	\
+				 SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE) |	\
+				 SKM_POLICY_BIT(SKM_POLICY_LIMIT))
+
 /* The cgroup lists (cglist.h), for what concerns them all. */
 static struct skm_cglist *const skm_cglists[] = {
 	&skm_excl_cgroups, &skm_throttle_cgroups, &skm_sock_limits,
@@ -141,6 +146,14 @@ int skm_policies_apply(const char *context)
 	ret = skm_hooks_set(want, context);
 	if (ret)
 		return ret;
+	/*
+	 * A cgroup made between the lookups above and its css_online hook
+	 * going live would leave its entry waiting: look again.
+	 */
+	if (want & ~old & SKM_POLICIES_LISTED) {
+		for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
+			skm_cglist_resolve(skm_cglists[i]);
+	}
 	off = old & ~want;
 	if (!off || (!(off & SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)) && want))
 		return 0;

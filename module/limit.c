@@ -112,7 +112,7 @@ void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 			continue;
 		atomic_long_add(nr_pages, &e->usage_pages);
 		if (memcg->css.parent && !skm_memcg_find(memcg))
-			skm_memcg_get(memcg, GFP_ATOMIC);
+			skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN);
 	}
 	rcu_read_unlock();
 }

@@ -90,7 +90,7 @@ static inline bool skm_sk_below_min(struct sock *sk, int kind)
 /*
  * The memcg a charge goes to, from what SKM_SK_CHARGE_SYM takes; and
  * vmpressure's socket pressure for @memcg and its descendants, one second
- * (mem_cgroup_set_socket_pressure() on 7.x; the field itself before).
+ * (mem_cgroup_set_socket_pressure() since 6.12; the field itself on 6.1).
  */
 #ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
 #define skm_charge_memcg(target)	((target)->sk_memcg)

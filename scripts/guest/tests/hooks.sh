@@ -43,8 +43,7 @@ hooks_are "the list empty again" ""
 # again, so exclusive accounting stays hooked until "-path".
 echo +/hooks_ex > $PAR/exclusive_cgroups
 rmdir /sys/fs/cgroup/hooks_ex
-expect_eq "exclusive_cgroups after its cgroup went" "$(cat $PAR/exclusive_cgroups)" \
-	"+/hooks_ex waiting"
+wait_list $PAR/exclusive_cgroups hooks_ex "+/hooks_ex waiting"
 hooks_are "the listed cgroup removed, its entry waiting" $HOOKED_EXCLUSIVE
 echo -/hooks_ex > $PAR/exclusive_cgroups
 hooks_are "the waiting entry removed" ""

@@ -121,22 +121,25 @@ check_list() {
 		"$(printf "+/knobs_ex$add\0/x" | skm-write $PAR/$k)" ok
 	expect_eq "$k kept (debugfs)" "$(cat $DBG/$k)" "+/knobs_ex$rd"
 	expect_eq "$k kept (param)" "$(cat $PAR/$k)" "+/knobs_ex$rd"
-	# Waiting: listed before it exists, in effect once made, waiting again
-	# once removed, until "-path".
+	# Waiting: listed before it exists, in effect once made (its policy is
+	# on: mem_cgroup_css_online is hooked), waiting again once removed,
+	# until "-path".
 	expect_eq "$k <- +/knobs_new (not made yet)" \
 		"$(printf "+/knobs_new$add" | skm-write $PAR/$k)" ok
 	expect_eq "$k lists it waiting" "$(grep knobs_new $DBG/$k)" "+/knobs_new$rd waiting"
 	mkdir /sys/fs/cgroup/knobs_new
 	expect_eq "$k once it is made" "$(grep knobs_new $PAR/$k)" "+/knobs_new$rd"
 	rmdir /sys/fs/cgroup/knobs_new
-	expect_eq "$k once it is removed" "$(grep knobs_new $DBG/$k)" "+/knobs_new$rd waiting"
+	wait_list $DBG/$k knobs_new "+/knobs_new$rd waiting"
 	printf '%s' '-/knobs_new' | skm-write $DBG/$k > /dev/null
 	printf '%s' '-/knobs_ex' | skm-write $DBG/$k > /dev/null
 	expect_eq "$k empty again" "$(cat $PAR/$k)" ""
 }
 mkdir -p /sys/fs/cgroup/knobs_ex
 check_list exclusive_cgroups '' '' '+/knobs_ex=1M'
+echo 1 > $PAR/throttle		# (off, the list is not watched: no mkdir seen)
 check_list throttle_cgroups '' '' '+/knobs_ex=1M'
+echo 0 > $PAR/throttle
 check_list sock_limits '=1M' '=1048576' '+/knobs_ex' '+/knobs_ex=' '+/knobs_ex=1X' \
 	'+/knobs_ex=1M=2M' '-/knobs_ex=1M' '+/knobs_ex=99999999999999999999' '+/knobs_ex=-1'
 # A limit changed in place; sizes with each suffix.

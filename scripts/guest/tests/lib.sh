@@ -113,6 +113,19 @@ flush_stocks() {
 	rmdir /sys/fs/cgroup/skm_flush
 }
 
+# wait_list LIST-FILE PATTERN WANT: until the line of LIST-FILE matching
+# PATTERN reads WANT. An entry waits again once its cgroup's memcg is
+# freed, which a removed cgroup's last cached charge can delay: flush them.
+wait_list() {
+	_n=0
+	while [ "$(grep -e "$2" "$1")" != "$3" ]; do
+		_n=$((_n + 1))
+		[ $((_n % 30)) -eq 29 ] && flush_stocks
+		[ $_n -lt 200 ] || fail "$1: '$(grep -e "$2" "$1")', not '$3', after 20 s"
+		sleep 0.1
+	done
+}
+
 # modprobe_ext4: ext4, with crc32c_generic first where the kernel has it
 # (6.x's ext4 asks the crypto API for crc32c by name; 7.x's depends on what
 # it needs, and has no crc32c_generic).

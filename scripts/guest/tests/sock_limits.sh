@@ -126,8 +126,9 @@ dmesg | grep -q 'Killed process' && fail "a process was OOM-killed"
 
 # rmdir with a limit set: the entry waits again, the state goes with the memcg.
 rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a $CG/sl_later $CG/sl_b || fail "rmdir"
-expect_eq "sock_limits after rmdir" "$(sort $PAR/sock_limits | tr '\n' ' ')" \
-	"+/sl_a/n=524288 waiting +/sl_a=67108864 waiting +/sl_later=$((LIMIT_KIB * 1024)) waiting "
+wait_list $PAR/sock_limits '^+/sl_a/n=' "+/sl_a/n=524288 waiting"
+wait_list $PAR/sock_limits '^+/sl_a=' "+/sl_a=67108864 waiting"
+wait_list $PAR/sock_limits '^+/sl_later=' "+/sl_later=$((LIMIT_KIB * 1024)) waiting"
 n=0
 while grep -q '^/sl_' $DBG/cgroups; do
 	n=$((n + 1))
