@@ -2,7 +2,8 @@
 # The Prometheus exporter (scripts/skmemcg-exporter, /bin/skmemcg-exporter
 # in the guest) as it runs in production, under busybox sh and awk, on a
 # loaded module with throttling, instrumentation, a memcg-exclusive cgroup
-# and a cgroup with a small memory.max, under TCP traffic in both: it runs
+# and a cgroup with a small memory.max and a socket limit (sock_limits),
+# under TCP traffic in both, and a limit waiting for its cgroup: it runs
 # while the counters move; once they rest, every "stats" line is its metric
 # with the same value, every "cgroups" line its per-cgroup series, the knobs
 # are there; not loaded it prints skmemcg_loaded 0; without debugfs,
@@ -53,7 +54,8 @@ lim=/sys/fs/cgroup/exp_lim
 ex=/sys/fs/cgroup/exp_ex
 mkdir "$lim" "$ex"
 echo $((32 << 20)) > "$lim/memory.max"
-load throttle=1 instrument=1 exclusive_cgroups=+/exp_ex
+load throttle=1 instrument=1 exclusive_cgroups=+/exp_ex sock_limits=+/exp_lim=4M \
+	sock_limits=+/exp_later=1G
 
 # Traffic in both (as throttle_state: 8 connections that do not read,
 # under 32 MiB, are throttled within seconds).
@@ -65,6 +67,10 @@ sleep 3
 $EXP > /tmp/exp.moving || fail "exporter exited $? under traffic"
 has /tmp/exp.moving "skmemcg_cgroup_exclusive{cgroup=\"/exp_ex\"} 1" ||
 	fail "/exp_ex not exclusive in the output: $(grep exp_ex /tmp/exp.moving)"
+has /tmp/exp.moving 'skmemcg_knob_sock_limit_bytes{cgroup="/exp_lim"} 4194304' ||
+	fail "/exp_lim's limit not in the output: $(grep sock_limit /tmp/exp.moving)"
+has /tmp/exp.moving 'skmemcg_knob_sock_limit{cgroup="/exp_later"} 0' ||
+	fail "/exp_later not waiting in the output: $(grep sock_limit /tmp/exp.moving)"
 n=$(sed -n 's/^skmemcg_exclusive_sockets //p' /tmp/exp.moving)
 [ "${n:-0}" -gt 0 ] || fail "no exclusive sockets under traffic: '$n'"
 wait $b1 $b2
