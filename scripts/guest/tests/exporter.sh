@@ -120,18 +120,25 @@ while read -r line; do
 	case $line in "#"*) continue ;; esac
 	# shellcheck disable=SC2086 # the fields
 	set -- $line
-	shift $(($# - 8))
-	path=${line% "$1 $2 $3 $4 $5 $6 $7 $8"}
+	shift $(($# - 11))
+	path=${line% "$1 $2 $3 $4 $5 $6 $7 $8 $9 ${10} ${11}"}
 	x=0
 	[ "$5" = no ] || x=1
-	for mv in "throttled_tx_total $3" "throttled_rx_total $4" "exclusive $x"; do
+	mvs="throttled_tx_total $3|throttled_rx_total $4|exclusive $x"
+	[ "$9" = - ] ||
+		mvs="$mvs|sock_limit_bytes $(($9 * 1024))|sock_bytes $((${10} * 1024))|limited_total ${11}"
+	IFS='|'
+	for mv in $mvs; do
 		l="skmemcg_cgroup_${mv% *}{cgroup=\"$path\"} ${mv#* }"
 		has /tmp/exp.prom "$l" || fail "cgroups '$line': no '$l'"
 	done
+	unset IFS
 	n=$((n + 1))
 done < /tmp/cgroups.0
 [ $n -ge 2 ] || fail "only $n cgroups lines: $(cat /tmp/cgroups.0)"
 grep -q '^/exp_lim ' /tmp/cgroups.0 || fail "/exp_lim not in cgroups"
+[ "$(awk '$1 == "/exp_lim" { print $10 }' /tmp/cgroups.0)" = 4096 ] ||
+	fail "/exp_lim's limit column: $(grep '^/exp_lim ' /tmp/cgroups.0)"
 note "cgroups: $n lines, each with its series"
 
 # Knobs.
