@@ -124,7 +124,10 @@ for c in sl_a sl_b sl_later; do
 done
 dmesg | grep -q 'Killed process' && fail "a process was OOM-killed"
 
-# rmdir with a limit set: the entry waits again, the state goes with the memcg.
+# rmdir with a limit set: the entry waits again, the state goes with the
+# memcg (freed once nothing is charged to it: the holders' output files on
+# tmpfs were).
+rm -f /tmp/hold.a /tmp/hold.b /tmp/hold.n /tmp/hold.m /tmp/hold.later
 rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a $CG/sl_later $CG/sl_b || fail "rmdir"
 wait_list $PAR/sock_limits '^+/sl_a/n=' "+/sl_a/n=524288 waiting"
 wait_list $PAR/sock_limits '^+/sl_a=' "+/sl_a=67108864 waiting"
