@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Prometheus exporter (scripts/skmemcg-exporter, /bin/skmemcg-exporter
 # in the guest) as it runs in production, under busybox sh and awk, on a
-# loaded module with throttling, instrumentation, a memcg-exclusive cgroup
-# and a cgroup with a small memory.max and a socket limit (sock_limits),
-# under TCP traffic in both, and a limit waiting for its cgroup: it runs
+# loaded module with throttling, instrumentation, a cgroup with a small
+# memory.max (throttled) and a memcg-exclusive one with a socket limit
+# (sock_limits), under TCP traffic in both, and a limit waiting for its
+# cgroup: it runs
 # while the counters move; once they rest, every "stats" line is its metric
 # with the same value, every "cgroups" line its per-cgroup series, the knobs
 # are there; not loaded it prints skmemcg_loaded 0; without debugfs,
@@ -54,7 +55,7 @@ lim=/sys/fs/cgroup/exp_lim
 ex=/sys/fs/cgroup/exp_ex
 mkdir "$lim" "$ex"
 echo $((32 << 20)) > "$lim/memory.max"
-load throttle=1 instrument=1 exclusive_cgroups=+/exp_ex sock_limits=+/exp_lim=4M \
+load throttle=1 instrument=1 exclusive_cgroups=+/exp_ex sock_limits=+/exp_ex=512K \
 	sock_limits=+/exp_later=1G
 
 # Traffic in both (as throttle_state: 8 connections that do not read,
@@ -67,8 +68,8 @@ sleep 3
 $EXP > /tmp/exp.moving || fail "exporter exited $? under traffic"
 has /tmp/exp.moving "skmemcg_cgroup_exclusive{cgroup=\"/exp_ex\"} 1" ||
 	fail "/exp_ex not exclusive in the output: $(grep exp_ex /tmp/exp.moving)"
-has /tmp/exp.moving 'skmemcg_knob_sock_limit_bytes{cgroup="/exp_lim"} 4194304' ||
-	fail "/exp_lim's limit not in the output: $(grep sock_limit /tmp/exp.moving)"
+has /tmp/exp.moving 'skmemcg_knob_sock_limit_bytes{cgroup="/exp_ex"} 524288' ||
+	fail "/exp_ex's limit not in the output: $(grep sock_limit /tmp/exp.moving)"
 has /tmp/exp.moving 'skmemcg_knob_sock_limit{cgroup="/exp_later"} 0' ||
 	fail "/exp_later not waiting in the output: $(grep sock_limit /tmp/exp.moving)"
 n=$(sed -n 's/^skmemcg_exclusive_sockets //p' /tmp/exp.moving)
@@ -137,8 +138,8 @@ while read -r line; do
 done < /tmp/cgroups.0
 [ $n -ge 2 ] || fail "only $n cgroups lines: $(cat /tmp/cgroups.0)"
 grep -q '^/exp_lim ' /tmp/cgroups.0 || fail "/exp_lim not in cgroups"
-[ "$(awk '$1 == "/exp_lim" { print $10 }' /tmp/cgroups.0)" = 4096 ] ||
-	fail "/exp_lim's limit column: $(grep '^/exp_lim ' /tmp/cgroups.0)"
+[ "$(awk '$1 == "/exp_ex" { print $10 }' /tmp/cgroups.0)" = 512 ] ||
+	fail "/exp_ex's limit column: $(grep '^/exp_ex ' /tmp/cgroups.0)"
 note "cgroups: $n lines, each with its series"
 
 # Knobs.
