@@ -39,7 +39,6 @@ if [ ! -f "$deb" ]; then
 fi
 "$SKM_ROOT/scripts/version-check.sh" "$deb"
 
-tarball=$SKM_CACHE/fresh/bookworm-minbase.tar.gz
 root=$(mktemp -d /var/tmp/skmemcg-debtest.XXXXXX)
 mounts=()
 
@@ -60,35 +59,7 @@ trap cleanup EXIT
 trap 'exit 143' INT TERM
 
 # The root, as scripts/fresh.sh makes it.
-if [ ! -s "$tarball" ]; then
-	command -v debootstrap > /dev/null || skm_die "debootstrap not installed: run scripts/setup.sh"
-	mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
-	skm_log "deb-test: debootstrap --variant=minbase bookworm from $mirror (once; cached in $tarball)"
-	mkdir -p "$(dirname "$tarball")"
-	debootstrap --variant=minbase bookworm "$root" "$mirror" > "$SKM_OUT/deb-test-debootstrap.log" 2>&1 ||
-		{ tail -n 20 "$SKM_OUT/deb-test-debootstrap.log"; skm_die "debootstrap failed"; }
-	rm -f "$root"/var/cache/apt/archives/*.deb
-	tar -C "$root" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
-else
-	skm_log "deb-test: unpacking $tarball into $root"
-	tar -C "$root" -xzf "$tarball"
-fi
-rm -f "$root/etc/apt/sources.list"
-n=0
-for f in /etc/apt/sources.list.d/*.sources; do
-	[ -e "$f" ] || continue
-	case $(basename "$f") in skmemcg-*) continue ;; esac
-	if grep -qE '^Suites:.*\<bookworm\>' "$f"; then
-		cp "$f" "$root/etc/apt/sources.list.d/"
-		n=$((n + 1))
-	fi
-done
-if grep -qsE '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list; then
-	grep -E '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list > "$root/etc/apt/sources.list"
-	n=$((n + 1))
-fi
-[ "$n" -gt 0 ] || skm_die "no apt source for bookworm on this host to copy into the root"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+skm_bookworm_root "$root" deb-test
 
 mount -t proc proc "$root/proc"
 mounts+=("$root/proc")

@@ -26,7 +26,6 @@ set -euo pipefail
 [ "$(id -u)" -eq 0 ] || skm_die "fresh.sh needs root (debootstrap, chroot, mounts)"
 command -v debootstrap > /dev/null || skm_die "debootstrap not installed: run scripts/setup.sh"
 
-tarball=$SKM_CACHE/fresh/bookworm-minbase.tar.gz
 root=$(mktemp -d /var/tmp/skmemcg-fresh.XXXXXX)
 mounts=()
 
@@ -53,36 +52,7 @@ bind() {
 	mounts+=("$root$2")
 }
 
-if [ ! -s "$tarball" ]; then
-	mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
-	skm_log "fresh: debootstrap --variant=minbase bookworm from $mirror (once; cached in $tarball)"
-	mkdir -p "$(dirname "$tarball")"
-	debootstrap --variant=minbase bookworm "$root" "$mirror" > "$SKM_OUT/fresh-debootstrap.log" 2>&1 ||
-		{ tail -n 20 "$SKM_OUT/fresh-debootstrap.log"; skm_die "debootstrap failed"; }
-	rm -f "$root"/var/cache/apt/archives/*.deb
-	tar -C "$root" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
-else
-	skm_log "fresh: unpacking $tarball into $root"
-	tar -C "$root" -xzf "$tarball"
-fi
-
-# The host's Debian sources for bookworm, in place of debootstrap's.
-rm -f "$root/etc/apt/sources.list"
-n=0
-for f in /etc/apt/sources.list.d/*.sources; do
-	[ -e "$f" ] || continue
-	case $(basename "$f") in skmemcg-*) continue ;; esac
-	if grep -qE '^Suites:.*\<bookworm\>' "$f"; then
-		cp "$f" "$root/etc/apt/sources.list.d/"
-		n=$((n + 1))
-	fi
-done
-if grep -qsE '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list; then
-	grep -E '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list > "$root/etc/apt/sources.list"
-	n=$((n + 1))
-fi
-[ "$n" -gt 0 ] || skm_die "no apt source for bookworm on this host to copy into the root"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+skm_bookworm_root "$root" fresh
 
 mount -t proc proc "$root/proc"
 mounts+=("$root/proc")

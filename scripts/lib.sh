@@ -115,6 +115,45 @@ skm_ksrc() {
 	echo "$dir"
 }
 
+# skm_bookworm_root ROOT TAG: a minimal Debian 12 root in ROOT (an empty
+# folder), as scripts/fresh.sh and scripts/deb-test.sh test in: made by
+# "debootstrap --variant=minbase bookworm" from the mirror this machine's
+# apt uses, once, and kept as a tarball in $SKM_CACHE/fresh/ (unpacked the
+# next times); the host's apt sources for bookworm (bookworm-security serves
+# the kernel) and resolv.conf copied in. TAG names the log and the lines.
+skm_bookworm_root() {
+	local root=$1 tag=$2 tarball=$SKM_CACHE/fresh/bookworm-minbase.tar.gz mirror f n=0
+
+	if [ ! -s "$tarball" ]; then
+		command -v debootstrap > /dev/null || skm_die "debootstrap not installed: run scripts/setup.sh"
+		mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
+		skm_log "$tag: debootstrap --variant=minbase bookworm from $mirror (once; cached in $tarball)"
+		mkdir -p "$(dirname "$tarball")"
+		debootstrap --variant=minbase bookworm "$root" "$mirror" > "$SKM_OUT/$tag-debootstrap.log" 2>&1 ||
+			{ tail -n 20 "$SKM_OUT/$tag-debootstrap.log"; skm_die "debootstrap failed"; }
+		rm -f "$root"/var/cache/apt/archives/*.deb
+		tar -C "$root" -czf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
+	else
+		skm_log "$tag: unpacking $tarball into $root"
+		tar -C "$root" -xzf "$tarball"
+	fi
+	rm -f "$root/etc/apt/sources.list"
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		case $(basename "$f") in skmemcg-*) continue ;; esac
+		if grep -qE '^Suites:.*\<bookworm\>' "$f"; then
+			cp "$f" "$root/etc/apt/sources.list.d/"
+			n=$((n + 1))
+		fi
+	done
+	if grep -qsE '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list; then
+		grep -E '^deb\s.*\sbookworm(-security|-updates)?\s' /etc/apt/sources.list > "$root/etc/apt/sources.list"
+		n=$((n + 1))
+	fi
+	[ "$n" -gt 0 ] || skm_die "no apt source for bookworm on this host to copy into the root"
+	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+}
+
 # skm_promtool: the path of promtool (Debian's prometheus package), or
 # nothing. scripts/setup.sh does not install prometheus, whose postinst
 # would start a Prometheus server on the machine: it unpacks the package
