@@ -104,6 +104,15 @@ void skm_cglists_online(struct cgroup *cgrp)
 	kfree(path);
 }
 
+/* Look every list's entries up again (skm_cglist_resolve()). */
+static void skm_cglists_resolve(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
+		skm_cglist_resolve(skm_cglists[i]);
+}
+
 /**
  * skm_cglists_gone() - a cgroup's memcg is being freed
  * @cgrp: the cgroup
@@ -132,28 +141,29 @@ void skm_cglists_gone(struct cgroup *cgrp)
  */
 int skm_policies_apply(const char *context)
 {
-	unsigned int old = READ_ONCE(skm_hooks_live), want, off;
-	int i, ret;
+	unsigned int old = READ_ONCE(skm_hooks_live), want, on, off;
+	int ret;
 
 	if (!skm_live)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
-		skm_cglist_resolve(skm_cglists[i]);
 	want = skm_policies_wanted();
+	on = want & ~old;
+	/*
+	 * While a policy with a list is on, its hooks keep the entries right
+	 * (css_online, css_free); while none was, cgroups came and went
+	 * unseen: look every entry up again, before the hooks go live and
+	 * after (a cgroup made in between).
+	 */
+	if (on & SKM_POLICIES_LISTED)
+		skm_cglists_resolve();
 	/* Uncharges went uncounted while the limit was off: count anew. */
-	if (want & ~old & SKM_POLICY_BIT(SKM_POLICY_LIMIT))
+	if (on & SKM_POLICY_BIT(SKM_POLICY_LIMIT))
 		skm_cglist_reset_usage(&skm_sock_limits);
 	ret = skm_hooks_set(want, context);
 	if (ret)
 		return ret;
-	/*
-	 * A cgroup made between the lookups above and its css_online hook
-	 * going live would leave its entry waiting: look again.
-	 */
-	if (want & ~old & SKM_POLICIES_LISTED) {
-		for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
-			skm_cglist_resolve(skm_cglists[i]);
-	}
+	if (on & SKM_POLICIES_LISTED)
+		skm_cglists_resolve();
 	off = old & ~want;
 	if (!off || (!(off & SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)) && want))
 		return 0;
