@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Load/unload under traffic (in a boot of its own, single-threaded TCG: see
-# scripts/test.sh): SKM_CYCLES (default 10) cycles of modprobe
+# scripts/test.sh): SKM_CYCLES (default 6) cycles of modprobe
 # with random valid parameters, random knob changes through both
 # interfaces, and rmmod, then one load with SKM_FLIPS (default 20) random
 # policy flips (each checked: exactly the functions the knobs call for are
@@ -20,7 +20,7 @@
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
-SKM_CYCLES=${SKM_CYCLES:-10}
+SKM_CYCLES=${SKM_CYCLES:-6}
 CG=/sys/fs/cgroup
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 
