@@ -84,8 +84,8 @@ kernel_chain() {
 	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
 	counted "vm-lockdown-$kver" "$vm" -k "$kver" -q -w lockdown \
 		-t "$(skm_guest_cases lockdown)"
-	# 6 cycles and 20 flips (10 cycles took 834 to 894 s here with three
-	# guests and the fresh roots on two cores, CI of 2026-12-01 a run of the test command, 3651 s in all).
+	# 6 cycles and 20 flips: 10 cycles took 834 to 894 s with three guests
+	# and the fresh roots on two cores (a run of 2026-12-01, 3651 s in all).
 	counted "vm-reload-$kver" "$vm" -k "$kver" -q -w reload -T 1200 \
 		-t "$(skm_guest_cases reload)"
 	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
