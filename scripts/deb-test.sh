@@ -42,20 +42,7 @@ fi
 root=$(mktemp -d /var/tmp/skmemcg-debtest.XXXXXX)
 mounts=()
 
-cleanup() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount -l "${mounts[i]}" 2>/dev/null || true
-	done
-	if [ -n "${SKM_DEB_TEST_KEEP:-}" ]; then
-		skm_log "deb-test: root kept in $root"
-	elif findmnt -rno TARGET | grep -q "^$root"; then
-		skm_log "deb-test: $root still has mounts; not removing it"
-	else
-		rm -rf --one-file-system "$root"
-	fi
-}
-trap cleanup EXIT
+trap 'skm_root_cleanup deb-test "${SKM_DEB_TEST_KEEP:-}"' EXIT
 trap 'exit 143' INT TERM
 
 # The root, as scripts/fresh.sh makes it.

@@ -29,20 +29,7 @@ command -v debootstrap > /dev/null || skm_die "debootstrap not installed: run sc
 root=$(mktemp -d /var/tmp/skmemcg-fresh.XXXXXX)
 mounts=()
 
-cleanup() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount -l "${mounts[i]}" 2>/dev/null || true
-	done
-	if [ -n "${SKM_FRESH_KEEP:-}" ]; then
-		skm_log "fresh: root kept in $root"
-	elif findmnt -rno TARGET | grep -q "^$root"; then
-		skm_log "fresh: $root still has mounts; not removing it"
-	else
-		rm -rf --one-file-system "$root"
-	fi
-}
-trap cleanup EXIT
+trap 'skm_root_cleanup fresh "${SKM_FRESH_KEEP:-}"' EXIT
 trap 'exit 143' INT TERM	# so that EXIT runs cleanup: no mount left behind
 
 # bind SRC DIR-IN-ROOT

@@ -154,6 +154,25 @@ skm_bookworm_root() {
 	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 }
 
+# skm_root_cleanup TAG KEEP: the EXIT trap of scripts that build in a root
+# (fresh.sh, deb-test.sh): unmount what their array "mounts" holds, newest
+# first, and remove their "$root", unless KEEP is set or a mount is left in
+# it (then it says so).
+skm_root_cleanup() {
+	local tag=$1 keep=$2 i
+
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount -l "${mounts[i]}" 2>/dev/null || true
+	done
+	if [ -n "$keep" ]; then
+		skm_log "$tag: root kept in $root"
+	elif findmnt -rno TARGET | grep -q "^$root"; then
+		skm_log "$tag: $root still has mounts; not removing it"
+	else
+		rm -rf --one-file-system "$root"
+	fi
+}
+
 # skm_promtool: the path of promtool (Debian's prometheus package), or
 # nothing. scripts/setup.sh does not install prometheus, whose postinst
 # would start a Prometheus server on the machine: it unpacks the package
