@@ -99,3 +99,33 @@ burst_run() {
 	for p in $(cat "$cg/cgroup.procs"); do kill -9 "$p"; done
 	while ! rmdir "$cg" 2>/dev/null; do sleep 0.1; done
 }
+
+# hold_start CG NAME [CONNS KIB]: skm-hold in CG (made if missing), CONNS
+# connections (default 4) each queueing KIB KiB (default 512) unread, its
+# output in /tmp/hold.NAME; its pid in $pid once it printed "ready". (Not
+# in_cgroup, a function: $! would be the subshell around it, not skm-hold.)
+hold_start() {
+	mkdir -p "$1"
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c "$1" -k "$2"' "$1" \
+		"${3:-4}" "${4:-512}" > "/tmp/hold.$2" 2>&1 &
+	pid=$!
+	_n=0
+	until grep -qs ready "/tmp/hold.$2"; do
+		_n=$((_n + 1))
+		[ $_n -lt 600 ] || fail "skm-hold in $1 not ready: $(cat "/tmp/hold.$2")"
+		sleep 0.1
+	done
+}
+
+# hold_pump PID NAME: the holder drains what is queued and sends again,
+# charging its memcg anew (an offline one too)
+hold_pump() {
+	_want=$(( $(grep -c pumped "/tmp/hold.$2") + 1 ))
+	_n=0
+	while [ "$(grep -c pumped "/tmp/hold.$2")" -lt $_want ]; do
+		[ $((_n % 10)) -eq 0 ] && kill -USR1 "$1"
+		_n=$((_n + 1))
+		[ $_n -lt 600 ] || fail "skm-hold $2 did not pump"
+		sleep 0.1
+	done
+}

@@ -15,30 +15,10 @@ sock_mem() { awk '$1 == "TCP:" { for (i = 2; i < NF; i++) if ($i == "mem") print
 # has_state PATH: whether skmemcg's "cgroups" file lists the cgroup
 has_state() { awk -v p="$1" '$1 == p { f = 1 } END { exit !f }' $DBG/cgroups; }
 
-# start_holder CG: skm-hold in CG; its pid in $pid. (Not in_cgroup, a
-# function: $! would be the subshell around it, not skm-hold.)
+# start_holder CG: a new cgroup CG with skm-hold in it; its pid in $pid
 start_holder() {
 	mkdir "$1" || fail "mkdir $1"
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c 4 -k 512' "$1" \
-		> "/tmp/hold.$(basename "$1")" 2>&1 &
-	pid=$!
-	n=0
-	until grep -qs ready "/tmp/hold.$(basename "$1")"; do
-		n=$((n + 1))
-		[ $n -lt 100 ] || fail "skm-hold in $1 not ready: $(cat /tmp/hold.$(basename "$1"))"
-		sleep 0.1
-	done
-}
-# pump PID NAME: make the holder send again, charging its (offline) memcg
-pump() {
-	want=$(( $(grep -c pumped "/tmp/hold.$2") + 1 ))
-	n=0
-	while [ "$(grep -c pumped "/tmp/hold.$2")" -lt $want ]; do
-		[ $((n % 10)) -eq 0 ] && kill -USR1 "$1"
-		n=$((n + 1))
-		[ $n -lt 100 ] || fail "skm-hold $2 did not pump"
-		sleep 0.1
-	done
+	hold_start "$1" "$(basename "$1")"
 }
 # zombify CG PID: move the holder out, remove the cgroup
 zombify() {
@@ -62,7 +42,7 @@ p3=$pid
 # Reclaim in each (memory.high under what its sockets hold) gives it state.
 squeeze() { # CG PID NAME
 	echo $((1 << 20)) > "$1/memory.high"
-	pump "$2" "$3"
+	hold_pump "$2" "$3"
 	echo max > "$1/memory.high"
 }
 squeeze $CG/lc_a $p1 lc_a
@@ -79,12 +59,12 @@ freed0=$(skm_stat memcgs_freed)
 zombify $CG/lc_a $p1
 zombify $CG/lc_ex/b $p2
 zombify $CG/lc_c $p3
-pump $p1 lc_a
-pump $p2 b
-pump $p3 lc_c
+hold_pump $p1 lc_a
+hold_pump $p2 b
+hold_pump $p3 lc_c
 # pressure on a zombie: reclaim in the parent of one
 echo $((8 << 20)) > $CG/lc_ex/memory.high
-pump $p2 b
+hold_pump $p2 b
 echo max > $CG/lc_ex/memory.high
 note "set 1: 3 zombie memcgs ($with_state with state), $(skm_stat exclusive_sockets) exclusive sockets"
 kill $p1 $p2 $p3
@@ -111,9 +91,9 @@ squeeze $CG/lc_d $p4 lc_d
 squeeze $CG/lc_ex/e $p5 e
 zombify $CG/lc_d $p4
 zombify $CG/lc_ex/e $p5
-pump $p4 lc_d
+hold_pump $p4 lc_d
 unload
-pump $p5 e
+hold_pump $p5 e
 kill $p4 $p5
 wait $p4 $p5
 rm -f /tmp/hold.lc_d /tmp/hold.e

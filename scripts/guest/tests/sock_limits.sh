@@ -7,12 +7,12 @@
 # limit plus the documented slack, SL_SLACK_KIB (default 256) per
 # connection (the sender: its minimum buffer and the skb forced past its
 # moderated sndbuf; the receiver: its minimum buffer; each up to a 64 KiB
-# loopback skb); B takes more than A's bound. The "cgroups" line of A shows
-# its limit, its socket memory and suppressed allocations; the tracepoint
-# says reason=limit; nothing is OOM-killed. Then: raising A's limit live
-# lets it grow; a limit given at load for a cgroup made later holds; a
-# nested limit (A/n, under A's) holds; rmdir with a limit set frees the
-# state and the entry waits again.
+# loopback skb); B takes at least 1 MiB more than A held. The "cgroups"
+# line of A shows its limit, its socket memory and suppressed allocations;
+# the tracepoint says reason=limit; nothing is OOM-killed. Then: raising
+# A's limit live lets it grow (1 MiB past what it held); a limit given at
+# load for a cgroup made later holds; a nested limit (A/n, under A's)
+# holds; rmdir with a limit set frees the state and the entry waits again.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -30,30 +30,6 @@ cg_col() { # CGROUP-PATH COLUMN: a column of that cgroup's "cgroups" line
 }
 kills() { awk '$1 == "oom_kill" { print $2 }' "$1/memory.events"; }
 
-# start_hold CG NAME: skm-hold in CG (made if missing), waiting for "ready"
-start_hold() {
-	mkdir -p "$1"
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c "$1" -k "$2"' "$1" \
-		"$CONNS" "$KIB" > "/tmp/hold.$2" 2>&1 &
-	pid=$!
-	n=0
-	until grep -qs ready "/tmp/hold.$2"; do
-		n=$((n + 1))
-		[ $n -lt 600 ] || fail "skm-hold in $1 not ready: $(cat /tmp/hold.$2)"
-		sleep 0.1
-	done
-}
-pump() { # PID NAME: drain what is queued and send again
-	want=$(( $(grep -c pumped "/tmp/hold.$2") + 1 ))
-	n=0
-	while [ "$(grep -c pumped "/tmp/hold.$2")" -lt $want ]; do
-		[ $((n % 20)) -eq 0 ] && kill -USR1 "$1"
-		n=$((n + 1))
-		[ $n -lt 600 ] || fail "skm-hold $2 did not pump"
-		sleep 0.1
-	done
-}
-
 mkdir $CG/sl_a $CG/sl_b
 load sock_limits=+/sl_later=${LIMIT_KIB}K
 expect_eq "sock_limits at load" "$(cat $PAR/sock_limits)" \
@@ -62,15 +38,17 @@ expect_eq "set A's limit" "$(printf "+/sl_a=${LIMIT_KIB}K" | skm-write $DBG/sock
 echo 1 > $TRACING/events/skmemcg/throttle/enable || fail "no skmemcg:throttle tracepoint"
 echo > $TRACING/trace
 
-start_hold $CG/sl_a a
+hold_start $CG/sl_a a "$CONNS" "$KIB"
 pa=$pid
-start_hold $CG/sl_b b
+hold_start $CG/sl_b b "$CONNS" "$KIB"
 pb=$pid
 a=$(sock_kib $CG/sl_a)
 b=$(sock_kib $CG/sl_b)
 note "$CONNS connections x $KIB KiB unread: A (limit $LIMIT_KIB KiB) holds $a KiB, B (no limit) $b KiB; A's bound $bound_kib KiB"
 [ "$a" -le "$bound_kib" ] || fail "A holds $a KiB, over its limit plus slack ($bound_kib KiB)"
-[ "$b" -gt "$bound_kib" ] || fail "B holds $b KiB, no more than A's bound ($bound_kib KiB)"
+# (TCP's windows decide how much an unlimited cgroup takes: 5.4 to 16.6 MiB
+# seen, so "more" is 1 MiB over what A held, not over A's bound.)
+[ "$b" -gt $((a + 1024)) ] || fail "B holds $b KiB, not 1 MiB more than A ($a KiB)"
 note "cgroups: $(grep '^/sl_a ' $DBG/cgroups)"
 expect_eq "A's limit in cgroups (KiB)" "$(cg_col /sl_a 10)" "$LIMIT_KIB"
 counted=$(cg_col /sl_a 11)
@@ -91,7 +69,7 @@ echo "+/sl_a/n=512K" > $PAR/sock_limits
 kill $pa
 wait $pa
 echo +memory > $CG/sl_a/cgroup.subtree_control
-start_hold $CG/sl_a/n n
+hold_start $CG/sl_a/n n "$CONNS" "$KIB"
 pn=$pid
 n_kib=$(sock_kib $CG/sl_a/n)
 note "nested A/n (limit 512 KiB): $n_kib KiB"
@@ -100,18 +78,18 @@ kill $pn
 wait $pn
 
 # Raised live: A grows past its old bound.
-start_hold $CG/sl_a/m m
+hold_start $CG/sl_a/m m "$CONNS" "$KIB"
 pm=$pid
 echo "+/sl_a=64M" > $PAR/sock_limits
-pump $pm m
+hold_pump $pm m
 grown=$(sock_kib $CG/sl_a)
 note "A's limit raised to 64 MiB: $grown KiB"
-[ "$grown" -gt "$bound_kib" ] || fail "A did not grow past $bound_kib KiB once its limit was raised"
+[ "$grown" -gt $((a + 1024)) ] || fail "A holds $grown KiB once its limit was raised: not 1 MiB more than the $a KiB it held under it"
 kill $pm $pb
 wait $pm $pb
 
 # Given at load, made now: holds.
-start_hold $CG/sl_later later
+hold_start $CG/sl_later later "$CONNS" "$KIB"
 pl=$pid
 l=$(sock_kib $CG/sl_later)
 note "sl_later, limited at load before it was made: $l KiB"
