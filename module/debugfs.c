@@ -31,6 +31,7 @@
 #include "hooks.h"
 #include "memcg_state.h"
 #include "pcpu_rsv.h"
+#include "sndpark.h"
 #include "stats.h"
 
 /* Longer writes are not a value of any knob. */
@@ -97,6 +98,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
 	skm_excl_show_stats(m);
 	skm_pcpu_show_stats(m);
+	skm_sndpark_show_stats(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(skm_stats);

@@ -26,6 +26,7 @@
 #include "memcg_state.h"
 #include "pcpu_rsv.h"
 #include "reclaim_hooks.h"
+#include "sndpark.h"
 #include "sock_hooks.h"
 
 #define SKM_THROTTLE	SKM_POLICY_BIT(SKM_POLICY_THROTTLE)
@@ -118,6 +119,7 @@ out_live:
 	skm_memcg_free_all();
 out_hooks:
 	skm_hooks_exit();
+	skm_sndpark_exit();
 	skm_excl_exit();
 out_hook_time:
 	skm_hook_time_exit();
@@ -130,6 +132,7 @@ static void __exit skmemcg_exit(void)
 	skm_debugfs_exit();
 	skm_knobs_go_dead();
 	skm_hooks_exit();
+	skm_sndpark_exit();
 	skm_pcpu_exit();
 	skm_excl_exit();
 	skm_memcg_free_all();

@@ -24,6 +24,7 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "limit.h"
+#include "sndpark.h"
 #include "sock_hooks.h"
 #include "stats.h"
 #include "throttle.h"
@@ -96,6 +97,9 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 		ret = skm_throttle_raise(sk, size, amt, kind, es);
 	if (ret == SKM_THROTTLE_KERNEL && skm_policy_live(SKM_POLICY_LIMIT))
 		ret = skm_limit_raise(sk, size, amt, kind);
+	/* Suppressed here: the sender sleeps rather than spins (sndpark.c). */
+	if (!ret && kind == SK_MEM_SEND)
+		skm_sndpark(sk);
 	if (ret == SKM_THROTTLE_KERNEL) {
 		skm_hook_orig_in(&f);
 		ret = es ? skm_excl_raise(es, sk, size, amt, kind) :

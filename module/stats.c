@@ -30,6 +30,8 @@ static const char * const skm_stat_names[] = {
 	[SKM_STAT_QUIET_CHARGES] = "throttle_quiet_charges",
 	[SKM_STAT_LIMITED_TX] = "limited_tx",
 	[SKM_STAT_LIMITED_RX] = "limited_rx",
+	[SKM_STAT_SENDERS_PARKED] = "senders_parked",
+	[SKM_STAT_PARK_TABLE_FULL] = "park_table_full",
 };
 
 const char *skm_stat_name(enum skm_stat stat)

@@ -5,17 +5,25 @@
  * kernel lets it for SECONDS, with blocking writes (SO_SNDTIMEO 100 ms, so
  * that a blocked writer still sees the deadline), as most servers do. Both
  * ends ask for BUF KiB of socket buffer (raise net.core.rmem_max/wmem_max
- * first for more than their defaults).
+ * first for more than their defaults). With -e the writers are
+ * event-driven instead, as nginx or envoy: nonblocking sockets, written
+ * until EAGAIN, then epoll_wait() for EPOLLOUT (100 ms at most).
  *
- *   skm-burst -c CONNS -b BUF_KIB -t SECONDS
+ *   skm-burst [-e] -c CONNS -b BUF_KIB -t SECONDS
  *
- * Prints "sent=BYTES seconds=S"; the sockets close on exit.
+ * Prints "sent=BYTES seconds=S refused=N cpu_ms=MS": refused counts the
+ * writes that returned EAGAIN (a blocking write's timeout included), cpu_ms
+ * the process's user and system time. The sockets close on exit.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -26,22 +34,47 @@
 #define MAX_CONNS 256
 
 static double seconds = 5, t0;
-static long long sent[MAX_CONNS];
+static int use_epoll;
+static long long sent[MAX_CONNS], refused[MAX_CONNS];
 
 static void *writer(void *arg)
 {
 	long i = (long)arg;
 	static char data[65536];
-	int fd = (int)(sent[i]);
+	int fd = (int)(sent[i]), ep = -1;
+	struct epoll_event ev = { .events = EPOLLOUT };
 
 	sent[i] = 0;
+	if (use_epoll) {
+		ep = epoll_create1(0);
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+			perror("epoll");
+			exit(1);
+		}
+	}
 	while (skm_now() - t0 < seconds) {
 		ssize_t n = write(fd, data, sizeof(data));
 
-		if (n > 0)
+		if (n > 0) {
 			sent[i] += n;
+		} else if (n < 0 && errno == EAGAIN) {
+			refused[i]++;
+			if (use_epoll)
+				epoll_wait(ep, &ev, 1, 100);
+		}
 	}
+	if (ep >= 0)
+		close(ep);
 	return NULL;
+}
+
+static long long cpu_ms(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000LL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
 }
 
 int main(int argc, char **argv)
@@ -51,11 +84,13 @@ int main(int argc, char **argv)
 	socklen_t alen = sizeof(addr);
 	pthread_t threads[MAX_CONNS];
 	int conns = 8, buf = 4096, opt, lfd;
-	long long total = 0;
+	long long total = 0, nrefused = 0, cpu0;
 	long i;
 
-	while ((opt = getopt(argc, argv, "c:b:t:")) != -1) {
-		if (opt == 'c')
+	while ((opt = getopt(argc, argv, "ec:b:t:")) != -1) {
+		if (opt == 'e')
+			use_epoll = 1;
+		else if (opt == 'c')
 			conns = atoi(optarg);
 		else if (opt == 'b')
 			buf = atoi(optarg);
@@ -85,15 +120,20 @@ int main(int argc, char **argv)
 			perror("connect");
 			return 1;
 		}
+		if (use_epoll)
+			fcntl(fd, F_SETFL, O_NONBLOCK);
 		sent[i] = fd;
 	}
+	cpu0 = cpu_ms();
 	t0 = skm_now();
 	for (i = 0; i < conns; i++)
 		pthread_create(&threads[i], NULL, writer, (void *)i);
 	for (i = 0; i < conns; i++) {
 		pthread_join(threads[i], NULL);
 		total += sent[i];
+		nrefused += refused[i];
 	}
-	printf("sent=%lld seconds=%.2f\n", total, skm_now() - t0);
+	printf("sent=%lld seconds=%.2f refused=%lld cpu_ms=%lld\n", total,
+	       skm_now() - t0, nrefused, cpu_ms() - cpu0);
 	return 0;
 }
