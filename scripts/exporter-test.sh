@@ -104,7 +104,7 @@ done <<< "$show"
 [ "${#stat_names[@]}" -ge 20 ] || skm_die "found only ${#stat_names[@]} stats names in the code: ${stat_names[*]}"
 
 # Gauges; every other stats line is a counter.
-gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages "
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now "
 declare -A stat_val=() stat_metric=() stat_want=()
 i=0
 for n in "${stat_names[@]}"; do

@@ -64,7 +64,15 @@ in_cgroup "$lim" skm-burst -c 8 -b 4096 -t 6 > /dev/null &
 b1=$!
 in_cgroup "$ex" skm-burst -c 4 -b 256 -t 6 > /dev/null &
 b2=$!
+# Under traffic: 3 s in, and once /exp_ex has its sockets (a loaded host
+# once had none 3 s in).
 sleep 3
+n=0
+until [ "$(skm_stat exclusive_sockets)" -gt 0 ]; do
+	n=$((n + 1))
+	[ $n -lt 30 ] || fail "no exclusive sockets 6 s into the traffic: $(cat $DBG/stats)"
+	sleep 0.1
+done
 $EXP > /tmp/exp.moving || fail "exporter exited $? under traffic"
 has /tmp/exp.moving "skmemcg_cgroup_exclusive{cgroup=\"/exp_ex\"} 1" ||
 	fail "/exp_ex not exclusive in the output: $(grep exp_ex /tmp/exp.moving)"
@@ -101,7 +109,7 @@ has /tmp/exp.prom "skmemcg_module_info{version=\"$(cat /sys/module/skmemcg/versi
 	fail "no skmemcg_module_info with the module's version"
 
 # Every stats line, with its value (the gauges as exporter-test.sh has them).
-gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages "
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now "
 n=0
 while read -r name value; do
 	case $name in
