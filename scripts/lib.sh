@@ -196,6 +196,8 @@ skm_promtool() {
 # reboot and refuses unsigned modules from then on: a boot of their own.
 # "reload" (reload_*.sh) load and unload the module over and over under
 # traffic: a boot of their own.
+# "v1" (v1_*.sh) take the memory controller off cgroup2 for a cgroup v1
+# hierarchy, to compare with v1's own limits: a boot of their own, 6.1 only.
 # "testbed" checks the test bed itself (testbed_*.sh: can this QEMU mode
 # patch kernel text under load?), with skmemcg never loaded.
 # "debug" the debug kernel's checks (debug_*.sh), which
@@ -203,7 +205,7 @@ skm_promtool() {
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed|v1)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

@@ -64,10 +64,17 @@ echo "$ev" | grep -q "cgroup_id=[0-9]* reason=limit level=none dir=\(tx\|rx\) si
 	fail "no skmemcg:throttle event with reason=limit"
 echo 0 > $TRACING/events/skmemcg/throttle/enable
 
-# A nested limit under A's, lower: holds too.
-echo "+/sl_a/n=512K" > $PAR/sock_limits
+# The same as v1_tcpmem measures under v1's TCP limit (a boot of its own on
+# 6.1): throughput of a reading workload under the limit, for the table of
+# scripts/compare-table.sh.
 kill $pa
 wait $pa
+out=$(sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-tcp -b "$1" -c "$2"' $CG/sl_a \
+	"${CMP_MIB:-16}" "$CONNS") || fail "skm-tcp under the limit: $out"
+note "COMPARE v2 limit_kib=$LIMIT_KIB held_kib=$a max_kib=- $out failcnt=$(cg_col /sl_a 12) oom_kills=$(kills $CG/sl_a)"
+
+# A nested limit under A's, lower: holds too.
+echo "+/sl_a/n=512K" > $PAR/sock_limits
 echo +memory > $CG/sl_a/cgroup.subtree_control
 hold_start $CG/sl_a/n n "$CONNS" "$KIB"
 pn=$pid
