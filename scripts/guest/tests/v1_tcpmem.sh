@@ -11,12 +11,13 @@
 # "COMPARE v1 ..." for scripts/compare-table.sh; the sock_limits case
 # prints "COMPARE v2 ..." the same way. skmemcg is not loaded here.
 . /tests/lib.sh
+. /tests/lib_burst.sh
 
 LIMIT_KIB=${CMP_LIMIT_KIB:-2048}
 CONNS=${CMP_CONNS:-8}
 KIB=${CMP_KIB:-2048}
 MIB=${CMP_MIB:-16}
-V1=/sys/fs/cgroup-v1
+V1=/tmp/cgroup-v1	# (sysfs refuses mkdir: a directory of our own)
 
 echo -memory > /sys/fs/cgroup/cgroup.subtree_control ||
 	fail "cannot take memory off cgroup2's root: $(cat /sys/fs/cgroup/cgroup.subtree_control)"
@@ -34,19 +35,10 @@ echo $((LIMIT_KIB * 1024)) > $V1/a/memory.kmem.tcp.limit_in_bytes ||
 	fail "cannot set memory.kmem.tcp.limit_in_bytes"
 
 # (1) held
-sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c "$1" -k "$2"' $V1/a "$CONNS" "$KIB" \
-	> /tmp/hold.v1 2>&1 &
-pid=$!
-n=0
-until grep -qs ready /tmp/hold.v1; do
-	n=$((n + 1))
-	[ $n -lt 600 ] || fail "skm-hold not ready: $(cat /tmp/hold.v1)"
-	sleep 0.1
-done
+hold_start $V1/a v1 "$CONNS" "$KIB"
 held=$(( $(cat $V1/a/memory.kmem.tcp.usage_in_bytes) / 1024 ))
 kill $pid
 wait $pid
-rm -f /tmp/hold.v1
 # (2) throughput, read
 echo 0 > $V1/a/memory.kmem.tcp.max_usage_in_bytes
 out=$(sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-tcp -b "$1" -c "$2"' $V1/a "$MIB" "$CONNS") ||
