@@ -20,6 +20,9 @@
 #
 #   scripts/fresh.sh        needs root (chroot, mounts)
 #   SKM_FRESH_KEEP=1 ...    keep the root (its path is printed)
+#   SKM_FRESH_DEMO=1 ...    then the README's demo command in the root too
+#                           (scripts/demo.sh: a boot of the 6.1 kernel the
+#                           root's setup installed; its table is printed)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -75,4 +78,15 @@ chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
 		done' ||
 	skm_die "module build failed in a fresh Debian 12 root"
 skm_log "fresh: builds took $(( $(date +%s) - t0 ))s"
+
+if [ -n "${SKM_FRESH_DEMO:-}" ]; then
+	mount -t sysfs sysfs "$root/sys"
+	mounts+=("$root/sys")
+	t0=$(date +%s)
+	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		bash -c 'cd /root/skmemcg && scripts/demo.sh' ||
+		skm_die "scripts/demo.sh failed in a fresh Debian 12 root"
+	skm_log "fresh: demo took $(( $(date +%s) - t0 ))s"
+fi
 echo "fresh: setup and build pass in a fresh Debian 12 root"
