@@ -28,9 +28,9 @@ row() { # NAME LINE
 		"$(field "$2" bytes)" "$(field "$2" MiBps)" "$(field "$2" failcnt)" \
 		"$(field "$2" oom_kills)"
 }
-echo "v1 vs v2 on ${kver:-this kernel}: 8 connections, 2 MiB queued unread each (held), then 16 MiB each read (bytes, MiB/s)"
+echo "v1 vs v2 on ${kver:-this kernel}: 8 connections, 2 MiB queued unread each (held: v1 memory.kmem.tcp.usage_in_bytes, v2 memory.stat sock), then 16 MiB each read (bytes, MiB/s)"
 echo
-echo '| cgroup | limit KiB | TCP memory held KiB | bytes sent | MiB/s | limit hits | OOM kills |'
+echo '| cgroup | limit KiB | TCP memory held KiB | bytes sent | MiB/s | limit hits (v1: failcnt; v2: allocations suppressed) | OOM kills |'
 echo '|---|---|---|---|---|---|---|'
 row "v1 memory.kmem.tcp.limit_in_bytes" "$l1"
 row "v2 skmemcg sock_limits" "$l2"
