@@ -10,7 +10,8 @@
 # package in a fresh root, scripts/deb-test.sh) and the VM cases on every
 # supported kernel (main, with the exporter's output checked by promtool;
 # the per-CPU reserve in a NUMA guest; reclaim curves; lockdown;
-# load/unload under traffic; benchmark smoke).
+# load/unload under traffic; benchmark smoke; on 6.1 a cgroup v1 boot for
+# the v1 vs v2 table, scripts/compare-table.sh).
 # Every boot runs under single-threaded TCG (scripts/vm.sh), so a guest
 # uses one host CPU: the boots of different kernels run in parallel, one
 # chain per kernel, SKM_JOBS at a time (default: all of them). A chain's
