@@ -9,6 +9,11 @@ lines of the guest console log. Writes OUT_PREFIX.txt (the tables, also
 printed) and OUT_PREFIX.png (gnuplot, if installed): per depth, each
 configuration's median against the baseline's (no module) in %, with the
 relative standard deviation of its repeats.
+
+A bench_icount run ("ICOUNT config= case= rep= ns=" lines, guest time under
+QEMU's -icount, so instructions) gives the deterministic table instead: each
+configuration's median against the baseline's, with the spread of its
+repeats ((max - min) / median); no chart.
 """
 import math
 import re
@@ -26,6 +31,7 @@ UNITS = {"TCP_STREAM": "Mbit/s", "UDP_STREAM": "Mbit/s",
 
 def parse(path):
     runs = defaultdict(list)   # (depth, config, case, threads) -> [values]
+    icount = defaultdict(list)  # (config, case) -> [ns]
     hooks = []
     configs, depths = [], []
     with open(path, errors="replace") as f:
@@ -39,9 +45,48 @@ def parse(path):
                     configs.append(kv["config"])
                 if int(kv["depth"]) not in depths:
                     depths.append(int(kv["depth"]))
+            elif line.startswith("ICOUNT "):
+                kv = dict(p.split("=", 1) for p in line.split()[1:])
+                icount[(kv["config"], kv["case"])].append(int(kv["ns"]))
+                if kv["config"] not in configs:
+                    configs.append(kv["config"])
             elif line.startswith("HOOK ") and not line.startswith("HOOK hook "):
                 hooks.append(line.split()[1:])
-    return runs, hooks, configs, depths
+    return runs, icount, hooks, configs, depths
+
+
+def spread_pct(values):
+    med = statistics.median(values)
+    return 100 * (max(values) - min(values)) / med if med else 0.0
+
+
+def icount_table(icount, configs):
+    """The deterministic table: guest ns under -icount, median of the repeats."""
+    cases = []
+    for _, case in icount:
+        if case not in cases:
+            cases.append(case)
+    reps = max(len(v) for v in icount.values())
+    out = [f"guest time under -icount shift=0,sleep=off (instructions), median of {reps}"
+           " run(s); baseline = no module; others: change of the median, (spread:"
+           " (max - min) / median)"]
+    hdr = f"{'config':<10}"
+    for case in cases:
+        hdr += f" {case:>28}"
+    out.append(hdr)
+    for c in configs:
+        row = f"{c:<10}"
+        for case in cases:
+            v, b = icount.get((c, case)), icount.get(("none", case))
+            if not v or not b:
+                row += f" {'-':>28}"
+            elif c == "none":
+                row += f" {'%d ns (%.2f%%)' % (statistics.median(v), spread_pct(v)):>28}"
+            else:
+                d = 100 * (statistics.median(v) / statistics.median(b) - 1)
+                row += f" {'%+.2f%% (%.2f%%)' % (d, spread_pct(v)):>28}"
+        out.append(row)
+    return "\n".join(out) + "\n"
 
 
 def rsd_pct(values):
@@ -54,9 +99,15 @@ def rsd_pct(values):
 def main():
     log, prefix = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else ""
-    runs, hooks, configs, depths = parse(log)
+    runs, icount, hooks, configs, depths = parse(log)
+    if icount and not runs:
+        text = icount_table(icount, configs)
+        with open(prefix + ".txt", "w") as f:
+            f.write(text)
+        sys.stdout.write(text)
+        return
     if not runs:
-        sys.exit(f"no BENCH lines in {log}")
+        sys.exit(f"no BENCH or ICOUNT lines in {log}")
     base = "none"
     others = [c for c in configs if c != base]
     threads = sorted({k[3] for k in runs})

@@ -15,13 +15,21 @@
 # all on, interleaved; then each hook's time per call with "instrument" on.
 # Writes out/bench-KVER.txt and out/bench-KVER.png (scripts/bench-report.py).
 #
+# icount (scripts/guest/tests/bench_icount.sh): the deterministic column. A
+# boot of one vCPU under QEMU's -icount (vm.sh -I), where guest time counts
+# instructions: 128 MiB over one TCP stream and 20000 TCP round trips per
+# configuration (one more: limit, a sock_limits entry never reached), -r
+# repeats. Writes out/bench-icount-KVER.txt.
+#
 # pcpu (scripts/guest/tests/pcpu_bench.sh): writes to the global TCP counter
 # per GiB moved over loopback, for 1 MB, auto and 16 MB per-CPU reserves,
 # in a guest split over 2 NUMA nodes when the CPU count is even. -m MiB per
 # connection (512).
 #
 # -q: the smoke form the test command runs (one repeat, one thread, short
-# runs; no pcpu part), so that the benchmark cannot rot.
+# runs; icount with 16 MiB and 2000 round trips, none, off and all only;
+# no pcpu part), so that the
+# benchmark cannot rot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,17 +58,41 @@ command -v iperf3 > /dev/null || skm_die "iperf3 not installed: run scripts/setu
 cpus=$(nproc)
 tag=bench
 [ -n "$quick" ] && tag=bench-smoke
-SKM_GUEST_BINS=iperf3 "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c "$cpus" -m 1024 -w "$tag" \
+# vmrun ARGS...: vm.sh, its result line kept for the sum this script ends with
+counts=$SKM_OUT/$tag-$kver.counts
+: > "$counts"
+vmrun() { "$SKM_ROOT/scripts/vm.sh" "$@" | tee -a "$counts"; }
+
+SKM_GUEST_BINS=iperf3 vmrun -k "$kver" -c "$cpus" -m 1024 -w "$tag" \
 	-t bench_overhead -T 2400 ${quick:+-q} \
 	-e "BENCH_REPEATS=$repeats BENCH_THREADS=$threads BENCH_SECS=$secs BENCH_RR_N=$rr_n"
 # The report also goes to out/TAG-KVER.txt; printed only in full runs (the
 # test command keeps the last line of this script's output as its count).
 report=$("$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag/console.log" \
 	"$SKM_OUT/$tag-$kver" "skmemcg overhead, $kver, $cpus vCPUs (TCG)")
-[ -n "$quick" ] && exit 0
+
+# The deterministic column: one vCPU under -icount.
+ic_mib=128 ic_rr=20000 ic_configs=none:off:throttle:pcpu:exclusive:reclaim:limit:all
+[ -n "$quick" ] && ic_mib=16 ic_rr=2000 ic_configs=none:off:all
+vmrun -k "$kver" -c 1 -I -m 1024 -w "$tag-icount" \
+	-t bench_icount -T 2400 ${quick:+-q} \
+	-e "ICOUNT_REPEATS=$repeats ICOUNT_MIB=$ic_mib ICOUNT_RR=$ic_rr ICOUNT_CONFIGS=$ic_configs"
+icount=$("$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag-icount/console.log" \
+	"$SKM_OUT/$tag-icount-$kver")
+# Last line, as vm.sh's: the cases of both boots (the test command counts it).
+total() {
+	awk -v k="$kver" '/^vm\[.*\]: [0-9]+ passed, [0-9]+ failed$/ { p += $(NF - 3); f += $(NF - 1) }
+		END { printf "bench[%s]: %d passed, %d failed\n", k, p, f }' "$counts"
+}
+if [ -n "$quick" ]; then
+	total
+	exit 0
+fi
 echo "$report"
+echo "$icount"
 
 nodes=1
 [ "$cpus" -ge 2 ] && [ $((cpus % 2)) -eq 0 ] && nodes=2
-"$SKM_ROOT/scripts/vm.sh" -k "$kver" -c "$cpus" -n "$nodes" -m 1024 \
+vmrun -k "$kver" -c "$cpus" -n "$nodes" -m 1024 \
 	-t pcpu_bench -T 900 -e "PCPU_BENCH_MIB=$mib"
+total

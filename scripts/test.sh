@@ -100,6 +100,7 @@ kernel_chain() {
 		-t "$(skm_guest_cases reload)"
 	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
 	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
+	stage "bench-icount-table-$kver" grep -q '^off ' "$SKM_OUT/bench-smoke-icount-$kver.txt"
 }
 
 t_all=$(date +%s)

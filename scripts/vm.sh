@@ -7,7 +7,7 @@
 #
 #   scripts/vm.sh [-k KVER] [-t case,case...] [-T seconds-per-case]
 #                 [-c cpus] [-n numa-nodes] [-m MiB] [-a "extra kernel args"]
-#                 [-e "VAR=value ..."] [-w tag] [-q]
+#                 [-e "VAR=value ..."] [-w tag] [-I] [-q]
 #
 # -n splits the vCPUs and the memory evenly over that many NUMA nodes.
 # The initramfs also gets the kernel modules in SKM_GUEST_MODULES (default
@@ -15,6 +15,10 @@
 # by default; the benchmark wants iperf3), with their shared libraries.
 # -w keeps this boot's files in out/vm-KVER-TAG (NUMA boots: -numaN).
 # -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
+# -I runs the guest under "-icount shift=0,sleep=off": its clock advances by
+# executed instructions (one per ns), so what a case times in the guest does
+# not depend on the host's load (bench_icount). Wants -c 1: a 2-vCPU guest
+# did not boot in 300 s under it (KERNEL-NOTES).
 #
 # SKM_TCG_THREAD: QEMU's TCG threading, "single" (the default: all vCPUs in
 # one host thread, one at a time) or "multi" (a host thread per vCPU).
@@ -65,7 +69,8 @@ append_extra=
 guest_env=
 quiet=
 tag=
-while getopts "k:t:T:c:n:m:a:e:w:q" opt; do
+icount=()
+while getopts "k:t:T:c:n:m:a:e:w:Iq" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
 	t) cases=$OPTARG ;;
@@ -76,6 +81,7 @@ while getopts "k:t:T:c:n:m:a:e:w:q" opt; do
 	a) append_extra=$OPTARG ;;
 	e) guest_env=$(echo "$OPTARG" | tr ' ' ',') ;;
 	w) tag=$OPTARG ;;
+	I) icount=(-icount "shift=0,sleep=off") ;;
 	q) quiet=1 ;;
 	*) skm_die "usage: see the header of $0" ;;
 	esac
@@ -111,6 +117,10 @@ case $tcg_thread in
 single|multi) ;;
 *) skm_die "SKM_TCG_THREAD=$tcg_thread: want single or multi" ;;
 esac
+if [ ${#icount[@]} -gt 0 ]; then
+	[ "$tcg_thread" = single ] || skm_die "-I wants single-threaded TCG"
+	[ "$cpus" -eq 1 ] || skm_die "-I wants -c 1"
+fi
 
 work=$SKM_OUT/vm-$kver
 if [ -n "$tag" ]; then work=$work-$tag; elif [ "$nodes" -gt 1 ]; then work=$work-numa$nodes; fi
@@ -214,11 +224,11 @@ fi
 ncases=$(echo "$cases" | tr ',' '\n' | grep -c .)
 limit=$((ncases * case_timeout + 120))
 log=$work/console.log
-skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $mem MiB, $tcg_thread-threaded TCG, limit ${limit}s)"
+skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $mem MiB, $tcg_thread-threaded TCG${icount:+, icount}, limit ${limit}s)"
 t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
-	-accel tcg,thread=$tcg_thread -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
+	-accel tcg,thread=$tcg_thread "${icount[@]}" -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 	-nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \

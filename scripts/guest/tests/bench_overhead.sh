@@ -21,6 +21,7 @@
 # BENCH_CONFIGS (all seven, colon-separated).
 . /tests/lib.sh
 . /tests/lib_burst.sh
+. /tests/lib_bench.sh
 
 REPEATS=${BENCH_REPEATS:-3}
 THREADS=$(echo "${BENCH_THREADS:-1:2:4:8}" | tr : ' ')
@@ -32,41 +33,6 @@ CASES="TCP_STREAM TCP_RR UDP_STREAM UDP_RR"
 
 command -v iperf3 > /dev/null || fail "iperf3 missing from the guest (vm.sh SKM_GUEST_BINS)"
 ip link set lo up 2> /dev/null
-
-# cgroup_at DEPTH: the bench cgroup at that depth, memory controller on.
-cgroup_at() {
-	d=/sys/fs/cgroup
-	i=1
-	while [ $i -le "$1" ]; do
-		echo +memory > "$d/cgroup.subtree_control" || fail "subtree_control in $d"
-		d=$d/bench$1_$i
-		mkdir -p "$d"
-		i=$((i + 1))
-	done
-	echo "$d"
-}
-
-config_load() { # CONFIG CGROUP
-	rel=${2#/sys/fs/cgroup}
-	case $1 in
-	none) return 0 ;;
-	off) load ;;
-	throttle) load throttle=1 ;;
-	pcpu) load pcpu_rsv=auto ;;
-	exclusive) load ;;
-	reclaim) load reclaim_policy=linear ;;
-	all) load throttle=1 pcpu_rsv=auto reclaim_policy=linear ;;
-	*) fail "unknown configuration $1" ;;
-	esac
-	case $1 in exclusive|all)
-		printf '+%s' "$rel" | skm-write $DBG/exclusive_cgroups > /dev/null ||
-			fail "exclusive_cgroups +$rel" ;;
-	esac
-}
-
-config_unload() {
-	[ "$1" = none ] || unload
-}
 
 # server_start CGROUP / server_stop: an iperf3 server in the bench cgroup,
 # listening on 5201 (0x1451) before server_start returns.

@@ -7,8 +7,9 @@
  *
  *   skm-rr [-u] [-n THREADS] [-N TRANSACTIONS] [-s SIZE]
  *
- * Prints "transactions=N seconds=S rate=R" (R: transactions per second, all
- * threads together, between the first request and the last response).
+ * Prints "transactions=N seconds=S rate=R ns=NS" (R: transactions per
+ * second, all threads together, between the first request and the last
+ * response; NS: S in nanoseconds).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -171,7 +172,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "skm-rr: an exchange failed\n");
 		return 1;
 	}
-	printf("transactions=%ld seconds=%.3f rate=%.0f\n", transactions * threads,
-	       secs, transactions * threads / secs);
+	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f\n",
+	       transactions * threads, secs, transactions * threads / secs,
+	       secs * 1e9);
 	return 0;
 }

@@ -9,7 +9,7 @@
  * receiver thread that reads everything. -S and -R pin the sender and the
  * receiver threads to one CPU each: then memory is charged on one CPU and
  * freed on another, as in the asymmetric loopback workload of seed 001.
- * Prints "bytes=N seconds=S MiBps=R".
+ * Prints "bytes=N seconds=S MiBps=R ns=NS" (NS: the same time in ns).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -126,7 +126,8 @@ int main(int argc, char **argv)
 		pthread_join(threads[i], NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("bytes=%lld seconds=%.3f MiBps=%.1f\n", bytes_per_conn * conns,
-	       secs, bytes_per_conn * conns / secs / (1 << 20));
+	printf("bytes=%lld seconds=%.3f MiBps=%.1f ns=%lld\n", bytes_per_conn * conns,
+	       secs, bytes_per_conn * conns / secs / (1 << 20),
+	       (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
 	return 0;
 }
