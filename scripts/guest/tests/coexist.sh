@@ -66,14 +66,8 @@ unload
 
 # A livepatch.
 LP=/sys/kernel/livepatch/skm_klp
-klp_settle() {
-	n=0
-	while [ "$(cat $LP/transition 2> /dev/null || echo 0)" != 0 ]; do
-		n=$((n + 1))
-		[ $n -lt 300 ] || fail "livepatch transition did not finish"
-		sleep 0.1
-	done
-}
+klp_idle() { [ "$(cat $LP/transition 2> /dev/null || echo 0)" = 0 ]; }
+klp_settle() { wait_for 300 "livepatch transition did not finish" klp_idle; }
 insmod /opt/skm_klp.ko || fail "insmod skm_klp"
 klp_settle
 expect_eq "livepatch enabled" "$(cat $LP/enabled)" 1

@@ -126,6 +126,19 @@ wait_list() {
 	done
 }
 
+# wait_for TENTHS WHAT CMD...: run CMD every 0.1 s until it succeeds; fail
+# with "WHAT" after TENTHS tries.
+wait_for() {
+	_tries=$1 _what=$2
+	shift 2
+	_n=0
+	until "$@"; do
+		_n=$((_n + 1))
+		[ $_n -lt "$_tries" ] || fail "$_what"
+		sleep 0.1
+	done
+}
+
 # modprobe_ext4: ext4, with crc32c_generic first where the kernel has it
 # (6.x's ext4 asks the crypto API for crc32c by name; 7.x's depends on what
 # it needs, and has no crc32c_generic).

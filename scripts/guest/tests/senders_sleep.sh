@@ -65,12 +65,8 @@ load throttle=1 throttle_cgroups=+/ss_thr sock_limits=+/ss_lim=1M
 compare $CG/ss_lim limited_tx
 compare $CG/ss_thr throttled_tx
 
-n=0
-while [ "$(skm_stat senders_parked_now)" != 0 ]; do
-	n=$((n + 1))
-	[ $n -lt 30 ] || fail "senders_parked_now $(skm_stat senders_parked_now) 3 s after the bursts"
-	sleep 0.1
-done
+none_parked() { [ "$(skm_stat senders_parked_now)" = 0 ]; }
+wait_for 30 "senders still parked 3 s after the bursts" none_parked
 expect_eq "park_table_full" "$(skm_stat park_table_full)" 0
 unload
 rmdir $CG/ss_lim $CG/ss_thr $CG/ss_tcpmem || fail "rmdir"
