@@ -25,12 +25,15 @@ load
 printf '+/bp' | skm-write $DBG/exclusive_cgroups > /dev/null
 base=$(sockstat_mem)
 
-# burst_live: 16 pairs in the cgroup sending without reading, for 4 s
-# ($b); returns once they hold their memory.
+# holds: the cgroup holds over 1 MB of socket memory
+holds() { [ "$(memcg_sock $cg)" -gt 1000000 ]; }
+# burst_live: 16 pairs in the cgroup sending without reading, for 8 s
+# ($b); returns once they hold their memory (a fixed 3 s once saw none yet
+# on a loaded host, 7.3).
 burst_live() {
-	in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 4 > /dev/null &
+	in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 8 > /dev/null &
 	b=$!
-	sleep 3
+	wait_for 100 "the burst in $cg holds no socket memory 10 s in" holds
 }
 
 # Bypassing sockets in an exclusive cgroup: the kernel's, not skmemcg's.
@@ -57,13 +60,14 @@ expect_baseline "no bypass: after close"
 
 # Both kinds live, then rmmod: skmemcg hands back only its own pages.
 echo 1 > $BYPASS
-in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 5 > /dev/null &
+in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 8 > /dev/null &
 b1=$!
-sleep 1
+wait_for 100 "the bypassing burst holds no socket memory 10 s in" holds
 echo 0 > $BYPASS
-in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 4 > /dev/null &
+in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 6 > /dev/null &
 b2=$!
-sleep 2
+some_exclusive() { [ "$(skm_stat exclusive_pages)" -gt 0 ]; }
+wait_for 100 "the exclusive burst holds no exclusive pages 10 s in" some_exclusive
 unload_holding " and bypassing sockets"
 wait $b1 $b2
 expect_baseline "both, after rmmod and close"

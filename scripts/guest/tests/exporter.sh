@@ -60,12 +60,13 @@ load throttle=1 instrument=1 exclusive_cgroups=+/exp_ex sock_limits=+/exp_ex=512
 
 # Traffic in both (as throttle_state: 8 connections that do not read,
 # under 32 MiB, are throttled within seconds).
-in_cgroup "$lim" skm-burst -c 8 -b 4096 -t 6 > /dev/null &
+in_cgroup "$lim" skm-burst -c 8 -b 4096 -t 10 > /dev/null &
 b1=$!
-in_cgroup "$ex" skm-burst -c 4 -b 256 -t 6 > /dev/null &
+in_cgroup "$ex" skm-burst -c 4 -b 256 -t 10 > /dev/null &
 b2=$!
 # Under traffic: 3 s in, and once /exp_ex has its sockets (a loaded host
-# once had none 3 s in).
+# once had none 3 s in; the bursts last 10 s, so that a slow exporter run
+# still sees them: once under load it saw none, the sockets just closed).
 sleep 3
 n=0
 until [ "$(skm_stat exclusive_sockets)" -gt 0 ]; do

@@ -7,7 +7,11 @@
 # their CPU time, and the allocations skmemcg suppressed. Without parking an
 # epoll writer retries at once (600k suppressed attempts per 8 s were seen):
 # here it must make at most twice a blocking writer's suppressed attempts
-# (plus 200) and use at most twice its CPU time (plus 500 ms). Afterwards no
+# (plus 200), and under the limit use at most twice its CPU time (plus
+# 500 ms). Under throttling the writers' CPU time is mostly the cgroup's
+# reclaim at its memory.max, 1.8 to 8.4 s in 5 s whichever the writers (seen
+# on 6.12: blocking 1791 ms, epoll 4966 ms with fewer suppressed attempts),
+# so it is noted, not checked there. Afterwards no
 # socket is left parked. For contrast, first the kernel alone, without
 # skmemcg, suppressing over tcp_mem's hard limit (set to 1 MiB): the same
 # two runs, noted, not checked (that is the kernel's behaviour).
@@ -33,7 +37,8 @@ run() {
 	note "$(basename "$1") ${3:-blocking}: sent_mib=$((sent >> 20)) refused=$refused cpu_ms=$cpu suppressed=$suppressed parked=$parked"
 }
 
-# compare CG STAT: blocking then epoll in CG; the epoll run within bounds
+# compare CG STAT CHECK_CPU: blocking then epoll in CG; the epoll run within
+# bounds (its CPU time too if CHECK_CPU is 1)
 compare() {
 	run "$1" "$2" ""
 	b_sup=$suppressed b_cpu=$cpu
@@ -42,7 +47,7 @@ compare() {
 	[ "$parked" -gt 0 ] || fail "$1: no epoll sender parked"
 	[ "$suppressed" -le $((2 * b_sup + 200)) ] ||
 		fail "$1: epoll writers made $suppressed suppressed attempts, blocking ones $b_sup"
-	[ "$cpu" -le $((2 * b_cpu + 500)) ] ||
+	[ "$3" = 0 ] || [ "$cpu" -le $((2 * b_cpu + 500)) ] ||
 		fail "$1: epoll writers used $cpu ms CPU, blocking ones $b_cpu ms"
 	kills=$(awk '$1 == "oom_kill" { print $2 }' "$1/memory.events")
 	expect_eq "$1 OOM kills" "$kills" 0
@@ -62,8 +67,8 @@ done
 echo "$tcp_mem" > /proc/sys/net/ipv4/tcp_mem
 echo $((32 << 20)) > $CG/ss_thr/memory.max
 load throttle=1 throttle_cgroups=+/ss_thr sock_limits=+/ss_lim=1M
-compare $CG/ss_lim limited_tx
-compare $CG/ss_thr throttled_tx
+compare $CG/ss_lim limited_tx 1
+compare $CG/ss_thr throttled_tx 0
 
 none_parked() { [ "$(skm_stat senders_parked_now)" = 0 ]; }
 wait_for 30 "senders still parked 3 s after the bursts" none_parked

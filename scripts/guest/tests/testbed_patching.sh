@@ -33,8 +33,10 @@ done
 sleep 1
 
 t0=$(cut -d' ' -f1 /proc/uptime)
-echo function > "$TRACING/current_tracer" || fail "no function tracer"
-echo nop > "$TRACING/current_tracer"
+if [ "${TESTBED_ALL:-1}" = 1 ]; then
+	echo function > "$TRACING/current_tracer" || fail "no function tracer"
+	echo nop > "$TRACING/current_tracer"
+fi
 round=0
 while [ $round -lt "$ROUNDS" ]; do
 	echo "$FUNCS" | tr ' ' '\n' > "$TRACING/set_ftrace_filter" || fail "set_ftrace_filter"
