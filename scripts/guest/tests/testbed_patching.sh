@@ -9,6 +9,9 @@
 # scripts/test.sh); every boot that patches text must run in a mode where it
 # passes. A stall shows as kernel-log-clean FAIL, a hang as this case not
 # finishing. Prints rounds done, seconds, and TCP transfers completed.
+# Before the rounds, the function tracer goes on and off once for every
+# function (a check that it works, and a far bigger patch than skmemcg
+# makes); TESTBED_ALL=0 leaves that out.
 . /tests/lib.sh
 
 ROUNDS=${TESTBED_ROUNDS:-60}
