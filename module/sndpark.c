@@ -88,8 +88,9 @@ void skm_sndpark(struct sock *sk)
 	int queued = READ_ONCE(sk->sk_wmem_queued);
 	struct skm_park_slot *s;
 
+	/* (_nocheck: no lockdep splat if some path raises without the lock.) */
 	if (sk->sk_type != SOCK_STREAM || queued <= 0 || in_softirq() ||
-	    !sock_owned_by_user(sk))
+	    !sock_owned_by_user_nocheck(sk))
 		return;
 	s = skm_park_find(sk);
 	if (!s) {
