@@ -16,6 +16,12 @@
 #         SYSTEM:NAME) appears in README.md or docs/*.md in backquotes, as
 #         `name`; and every name in the first column of README's parameter
 #         table is a module parameter.
+#  tables every "<!-- doc-tables NAME -->" block in README.md and docs/*.md
+#         is closed by
+#         "<!-- /doc-tables NAME -->", NAME is a table that
+#         scripts/doc-tables.py writes, and the block starts with the line
+#         that script writes (naming the run): the measured tables are
+#         written from a run's output, not typed in.
 #  size   README.md has at most SKM_README_MAX_LINES (300) lines.
 #
 # Prints each problem as FILE:LINE: what, then
@@ -155,12 +161,39 @@ done < <(awk '
 		print FNR "\t" name
 	}' README.md)
 
+# --- tables
+mapfile -t tables < <(python3 scripts/doc-tables.py --list)
+[ ${#tables[@]} -gt 0 ] || skm_die "scripts/doc-tables.py --list printed no table"
+n_tables=0
+while IFS=$'\t' read -r where kind name next; do
+	n_tables=$((n_tables + 1))
+	printf '%s\n' "${tables[@]}" | grep -qxF -- "$name" ||
+		problem "$where: doc-tables block $name: scripts/doc-tables.py writes no such table"
+	case $kind in
+	open) [[ $next == 'Written by `scripts/doc-tables.py`'* ]] ||
+		problem "$where: doc-tables block $name does not start with the line naming its run" ;;
+	unclosed) problem "$where: doc-tables block $name is not closed" ;;
+	esac
+done < <(awk '
+	function flush() { if (open != "") print where "\tunclosed\t" open "\t" }
+	FNR == 1 { flush(); open = "" }
+	match($0, /^<!-- doc-tables [a-z0-9_]+ -->$/) {
+		flush()
+		open = $3; where = FILENAME ":" FNR
+		getline nxt
+		print where "\topen\t" open "\t" nxt
+		next
+	}
+	$0 == "<!-- /doc-tables " open " -->" { open = ""; next }
+	END { flush() }' "${docs[@]}")
+[ "$n_tables" -gt 0 ] || problem "docs/: no doc-tables block at all"
+
 # --- size
 lines=$(wc -l < README.md)
 [ "$lines" -le "$readme_max" ] ||
 	problem "README.md: $lines lines, more than $readme_max"
 
-echo "doccheck: $n_links links, $n_knobs knobs, $n_problems problems"
+echo "doccheck: $n_links links, $n_knobs knobs, $n_tables tables, $n_problems problems"
 if [ "$n_problems" -gt 0 ]; then
 	exit 1
 fi

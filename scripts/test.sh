@@ -11,7 +11,8 @@
 # supported kernel (main, with the exporter's output checked by promtool;
 # the per-CPU reserve in a NUMA guest; reclaim curves; lockdown;
 # load/unload under traffic; benchmark smoke; on 6.1 a cgroup v1 boot for
-# the v1 vs v2 table, scripts/compare-table.sh).
+# the v1 vs v2 table, scripts/compare-table.sh); last, the measured tables
+# of docs/measurements.md from this run's output (scripts/doc-tables.py).
 # Every boot runs under single-threaded TCG (scripts/vm.sh), so a guest
 # uses one host CPU: the boots of different kernels run in parallel, one
 # chain per kernel, SKM_JOBS at a time (default: all of them). A chain's
@@ -105,6 +106,9 @@ kernel_chain() {
 
 t_all=$(date +%s)
 skm_results_reset
+# The commit tested, for the tables scripts/doc-tables.py writes from out/.
+git -C "$SKM_ROOT" rev-parse --short HEAD > "$SKM_OUT/commit" 2> /dev/null ||
+	echo unknown > "$SKM_OUT/commit"
 if [ -z "${SKM_SKIP_SETUP:-}" ]; then
 	stage setup "$SKM_ROOT/scripts/setup.sh" ||
 		{ skm_results_report "$t_all"; exit 1; }
@@ -171,5 +175,9 @@ for kver in ${host_pid:+host} $kvers; do
 	echo "=== $kver"
 	cat "$SKM_OUT/chain-$kver.log"
 done
+
+# The measured tables of docs/measurements.md, from this run's console logs
+# (out/doc-tables.log): fails if one has no data.
+[ -n "${KVER:-}" ] || stage doc-tables python3 "$SKM_ROOT/scripts/doc-tables.py" "$SKM_OUT"
 
 skm_results_report "$t_all"
