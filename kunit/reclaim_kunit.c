@@ -3,8 +3,10 @@
  * KUnit tests for reclaim_policy.c: each policy's scan fraction at 0%, 40%,
  * 100%, 130%, 200% and 300% of protection in both passes; min above low,
  * low above min, both zero; the seed review's 3G/1G/2G case; the gain; the
- * clamps; 64-bit page counts; and the memcg size that makes the kernel's
- * get_scan_count() scan a given fraction. Sizes in pages, fractions in ppm.
+ * clamps; 64-bit page counts; the memcg size that makes the kernel's
+ * get_scan_count() scan a given fraction; and the per-pass draw that keeps
+ * the fraction of a small list after the kernel's shift by the reclaim
+ * priority. Sizes in pages, fractions in ppm.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -172,6 +174,84 @@ static void skm_reclaim_kernel_roundtrip_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, max(scan, want) - min(scan, want), lru / p + 1);
 }
 
+/* skm_reclaim_dither_ppm(): all or nothing, 1 with probability f */
+struct skm_dither_case {
+	const char *desc;
+	u32 ppm;
+	u32 draw;
+	u32 want;
+};
+
+static const struct skm_dither_case dither_cases[] = {
+	{ "f 0, draw 0: none",			0, 0, 0 },
+	{ "f 1, last draw: all",		ONE, ONE - 1, ONE },
+	{ "f 0.3, draw just below: all",	300000, 299999, ONE },
+	{ "f 0.3, draw at f: none",		300000, 300000, 0 },
+	{ "above one: all",			2 * ONE, ONE - 1, ONE },
+};
+
+static void skm_dither_desc(const struct skm_dither_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_dither, dither_cases, skm_dither_desc);
+
+static void skm_reclaim_dither_ppm_test(struct kunit *test)
+{
+	const struct skm_dither_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_reclaim_dither_ppm(c->ppm, c->draw), c->want);
+}
+
+/*
+ * A pass's scan target as the kernel takes it: the policy's pages, shifted
+ * right by the reclaim priority. Over 1000 passes whose draws are spread
+ * evenly over [0, 1), the drawn targets add up to f of the unprotected
+ * target plus (1 - f) of the protected minimum's, exactly, where the
+ * fraction itself would round to nothing or to all: a 16 MiB inactive list
+ * at f 0.47, priority 11, targets 0 pages a pass (the unprotected 1).
+ */
+struct skm_passes_case {
+	const char *desc;
+	u64 lru;
+	int priority;
+	u32 ppm;
+};
+
+static const struct skm_passes_case passes_cases[] = {
+	{ "16 MiB list, f 0.47, priority 11",	4096, 11, 470000 },
+	{ "110 MiB list, f 0.1, priority 12",	28160, 12, 100000 },
+	{ "64 MiB list, f 0.43, priority 9",	16384, 9, 430000 },
+	{ "4 GiB list, f 0.23, priority 0",	1ULL << 20, 0, 230000 },
+	{ "f 0",				16384, 9, 0 },
+	{ "f 1",				16384, 9, ONE },
+};
+
+static void skm_passes_desc(const struct skm_passes_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_passes, passes_cases, skm_passes_desc);
+
+static void skm_reclaim_dither_passes_test(struct kunit *test)
+{
+	const struct skm_passes_case *c = test->param_value;
+	const u32 passes = 1000, step = ONE / passes;
+	u64 full = c->lru >> c->priority;
+	u64 least = skm_reclaim_scan_pages(c->lru, 0) >> c->priority;
+	u64 sum = 0, want;
+	u32 i, ppm;
+
+	for (i = 0; i < passes; i++) {
+		ppm = skm_reclaim_dither_ppm(c->ppm, i * step + step / 2);
+		sum += skm_reclaim_scan_pages(c->lru, ppm) >> c->priority;
+	}
+	want = full * (c->ppm / step) + least * (passes - c->ppm / step);
+	KUNIT_EXPECT_EQ(test, sum, want);
+}
+
 struct skm_policy_str_case {
 	const char *in;
 	const char *want;
@@ -207,6 +287,8 @@ static struct kunit_case skm_reclaim_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_reclaim_scan_pages_test, skm_pages_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_size_for_ppm_test, skm_size_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_kernel_roundtrip_test, skm_roundtrip_gen_params),
+	KUNIT_CASE_PARAM(skm_reclaim_dither_ppm_test, skm_dither_gen_params),
+	KUNIT_CASE_PARAM(skm_reclaim_dither_passes_test, skm_passes_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_policy_parse_test, skm_policy_gen_params),
 	{}
 };

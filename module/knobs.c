@@ -630,6 +630,18 @@ module_param_cb(reclaim_gain_pct, &skm_uint_ops, &skm_reclaim_gain_pct_knob, 064
 MODULE_PARM_DESC(reclaim_gain_pct,
 		 "Scale of the overage term of the seed and linear curves (%, 0..1000, default 100)");
 
+/*
+ * Take each reclaim pass's fraction all or nothing, 1 with the policy's
+ * probability (skm_reclaim_dither_ppm()), instead of the fraction itself,
+ * which the kernel's shift by the reclaim priority rounds to 0 or to all
+ * of a small memcg's list.
+ */
+bool skm_reclaim_dither __read_mostly = true;
+static struct skm_bool_knob skm_reclaim_dither_knob = { &skm_reclaim_dither };
+module_param_cb(reclaim_dither, &skm_bool_ops, &skm_reclaim_dither_knob, 0644);
+MODULE_PARM_DESC(reclaim_dither,
+		 "Draw each reclaim pass's scan fraction all or nothing (bool, default Y)");
+
 /**
  * skm_knobs_go_live() - apply the side effects of the values set at load
  *

@@ -23,6 +23,7 @@ extern bool skm_exclusive;
 extern unsigned int skm_exclusive_backstop_pct;
 extern unsigned int skm_reclaim_policy;	/* enum skm_reclaim_policy */
 extern unsigned int skm_reclaim_gain_pct;
+extern bool skm_reclaim_dither;
 
 DECLARE_STATIC_KEY_FALSE(skm_instrument_key);
 DECLARE_STATIC_KEY_FALSE(skm_throttle_key);

@@ -7,14 +7,19 @@
  * list by protection / mem_cgroup_size(memcg), and mem_cgroup_size() has no
  * other caller. Its replacement returns the size that makes the kernel's
  * own arithmetic scan the policy's fraction (skm_reclaim_size_for_ppm()).
+ * The kernel then shifts the scan by the reclaim priority, which rounds a
+ * fraction of a small list to nothing or to all of it; under
+ * reclaim_dither each pass takes the fraction all or nothing instead, 1
+ * with probability f (skm_reclaim_pass_ppm()), so f holds over many passes.
  *
  * 7.x. apply_proportional_protection() computes the scan of a protected
  * memcg's list (classic LRU) or of all its evictable pages (MGLRU) from
  * their size, by the kernel's linear curve. Its replacement calls it (for
  * its side effect: it notes memcg_low_skipped) and returns instead the
  * policy's fraction of the size (skm_reclaim_scan_pages()); the kernel then
- * shifts it by the reclaim priority as it would have its own. On 7.x the
- * MGLRU hook below is not installed.
+ * shifts it by the reclaim priority as it would have its own (drawn all or
+ * nothing under reclaim_dither, as above). On 7.x the MGLRU hook below is
+ * not installed.
  * emin and elow are read as the kernel computed them
  * (mem_cgroup_calculate_protection(), not hooked), so the hierarchical
  * distribution of protection is not touched; which pass it is comes from
@@ -94,7 +99,8 @@ static const struct skm_scan_control *skm_current_scan_control(void)
 
 /*
  * The policy's fraction for @memcg in this pass, or SKM_PPM_ONE with
- * *@shaped false when the kernel's behaviour stands.
+ * *@shaped false when the kernel's behaviour stands. Not drawn: see
+ * skm_reclaim_pass_ppm().
  */
 static u32 skm_reclaim_ppm(struct mem_cgroup *memcg, unsigned long usage,
 			   bool low_reclaim, u64 *protection, bool *shaped)
@@ -126,6 +132,19 @@ static u32 skm_reclaim_ppm(struct mem_cgroup *memcg, unsigned long usage,
 	return ppm;
 }
 
+/*
+ * The fraction one pass of the classic LRU (or of 7.x's MGLRU) scans: the
+ * policy's, drawn all or nothing under reclaim_dither, because the kernel
+ * shifts the target by the reclaim priority after this (reclaim_policy.c).
+ * 6.x's MGLRU draws per batch already (skm_reclaim_let_batch()).
+ */
+static u32 skm_reclaim_pass_ppm(u32 ppm)
+{
+	if (!READ_ONCE(skm_reclaim_dither) || !ppm || ppm >= SKM_PPM_ONE)
+		return ppm;
+	return skm_reclaim_dither_ppm(ppm, get_random_u32_below(SKM_PPM_ONE));
+}
+
 #ifdef SKM_FAMILY_7_3
 unsigned long notrace
 skm_apply_proportional_protection(struct mem_cgroup *memcg,
@@ -152,7 +171,7 @@ skm_apply_proportional_protection(struct mem_cgroup *memcg,
 	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
 			      sc->memcg_low_reclaim, &protection, &shaped);
 	if (shaped)
-		ret = skm_reclaim_scan_pages(scan, ppm);
+		ret = skm_reclaim_scan_pages(scan, skm_reclaim_pass_ppm(ppm));
 out:
 	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
 	return ret;
@@ -179,7 +198,7 @@ unsigned long notrace skm_mem_cgroup_size(struct mem_cgroup *memcg)
 	ppm = skm_reclaim_ppm(memcg, size, sc->memcg_low_reclaim, &protection,
 			      &shaped);
 	if (shaped && protection)
-		size = skm_reclaim_size_for_ppm(protection, ppm);
+		size = skm_reclaim_size_for_ppm(protection, skm_reclaim_pass_ppm(ppm));
 out:
 	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
 	return size;

@@ -114,6 +114,28 @@ u64 skm_reclaim_scan_pages(u64 lru_pages, u32 scan_ppm)
 }
 
 /**
+ * skm_reclaim_dither_ppm() - one reclaim pass's fraction: all or nothing
+ * @scan_ppm: the policy's fraction, from skm_reclaim_scan_ppm()
+ * @draw_ppm: a uniform draw from [0, SKM_PPM_ONE)
+ *
+ * The kernel shifts a scan target right by the reclaim priority (12 down
+ * to 0), so on a list of L pages a pass scans f x L / 2^priority pages,
+ * rounded down: a few pages for a memcg of some hundred MiB at the
+ * priorities memcg reclaim mostly ends at. Rounded, a fraction is lost
+ * (0 when f x L < 2^priority) or taken whole, and the measured scan rate
+ * jumps from about 0 to the unprotected rate instead of following f. Drawn
+ * all or nothing per pass instead, the pass scans what an unprotected memcg
+ * would with probability f and the protected minimum otherwise: over many
+ * passes f of the unprotected scan, at any list size and priority.
+ *
+ * Return: SKM_PPM_ONE when @draw_ppm < @scan_ppm, else 0.
+ */
+u32 skm_reclaim_dither_ppm(u32 scan_ppm, u32 draw_ppm)
+{
+	return draw_ppm < scan_ppm ? SKM_PPM_ONE : 0;
+}
+
+/**
  * skm_reclaim_size_for_ppm() - the memcg size that makes get_scan_count()
  * scan @scan_ppm of each list
  * @protection: the protection get_scan_count() uses in this pass, > 0

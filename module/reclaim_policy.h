@@ -22,6 +22,10 @@
  * kernel. reclaim_gain_pct scales the overage term (u - p) of seed and
  * linear; 100 is the formula as written. The scan target is then the LRU
  * list's size times the fraction, clamped to [SWAP_CLUSTER_MAX, size].
+ * With reclaim_dither (the default) each pass takes the fraction all or
+ * nothing, 1 with probability f, so that the kernel's shift of the target
+ * by the reclaim priority does not round a small memcg's fraction to 0 or
+ * to all of it (skm_reclaim_dither_ppm()).
  *
  * Only memcgs with protection are shaped: emin = elow = 0 is never changed.
  * Sizes are pages (u64 so that huge memcgs cannot overflow), fractions ppm.
@@ -54,6 +58,7 @@ u64 skm_reclaim_protection_pages(u64 emin, u64 elow, bool low_reclaim);
 u32 skm_reclaim_scan_ppm(enum skm_reclaim_policy policy, u64 usage, u64 emin,
 			 u64 elow, bool low_reclaim, unsigned int gain_pct);
 u64 skm_reclaim_scan_pages(u64 lru_pages, u32 scan_ppm);
+u32 skm_reclaim_dither_ppm(u32 scan_ppm, u32 draw_ppm);
 u64 skm_reclaim_size_for_ppm(u64 protection, u32 scan_ppm);
 const char *skm_reclaim_policy_name(enum skm_reclaim_policy policy);
 int skm_reclaim_policy_parse(const char *buf, unsigned int *policy);

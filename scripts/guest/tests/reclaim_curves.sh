@@ -17,7 +17,8 @@
 # (14 MiB at least 20 points above 60 MiB) and keep more of A than cliff
 # (on MGLRU, usage at 42 at least 5 MiB above cliff's; usage is the mean
 # of one sample a second over the window). Needs cliff,
-# seed and linear in RECLAIM_POLICIES.
+# seed and linear in RECLAIM_POLICIES; a policy there may carry knobs after
+# a colon ("seed:reclaim_dither=0" loads reclaim_policy=seed reclaim_dither=0).
 # Each measurement prints an "RC" line, which scripts/reclaim-plot.sh turns
 # into a PNG.
 . /tests/lib.sh
@@ -25,8 +26,9 @@
 
 WIN=${RECLAIM_WIN:-6}
 STEPS="72 60 42 28 14 0"
-POLICIES=${RECLAIM_POLICIES:-kernel cliff seed linear}
-LRUS=${RECLAIM_LRUS:-classic mglru}
+# Lists separated by spaces or "+" (vm.sh -e cannot pass spaces).
+POLICIES=$(echo "${RECLAIM_POLICIES:-kernel cliff seed linear}" | tr + ' ')
+LRUS=$(echo "${RECLAIM_LRUS:-classic mglru}" | tr + ' ')
 P=/sys/fs/cgroup/rc
 lru_gen_saved=$(cat /sys/kernel/mm/lru_gen/enabled)
 trap 'rm -f /tmp/rc.age; echo "$lru_gen_saved" > /sys/kernel/mm/lru_gen/enabled' EXIT
@@ -156,7 +158,8 @@ for lru in $LRUS; do
 	stop_readers
 	for pol in $POLICIES; do
 		freeze
-		load reclaim_policy=$pol
+		# shellcheck disable=SC2046 # "seed:reclaim_dither=0": knobs after the name
+		load reclaim_policy=${pol%%:*} $(echo "$pol" | sed -n 's/^[^:]*://p' | tr : ' ')
 		thaw
 		if [ $lru = mglru ]; then
 			touch /tmp/rc.age
@@ -170,7 +173,7 @@ for lru in $LRUS; do
 		fi
 		cat /tmp/sweep
 		cat /tmp/sweep >> /tmp/curves
-		if [ $pol != kernel ]; then
+		if [ "${pol%%:*}" != kernel ]; then
 			[ "$(skm_stat reclaim_shaped)" -gt 0 ] || fail "$lru $pol: nothing shaped"
 			note "cgroups: $(grep '^/rc/A ' $DBG/cgroups)"
 			# B has no protection: never shaped.
