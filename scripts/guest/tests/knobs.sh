@@ -77,6 +77,7 @@ check_knob pcpu_numa "$BOOL" '2|numa'
 check_knob reclaim_policy 'cliff=cliff|seed=seed|linear=linear|kernel=kernel' \
 	'Linear|none|seed,linear|1|kernel cliff'
 check_knob reclaim_gain_pct '0=0|1000=1000|100=100' '1001|-1|1.5'
+check_knob reclaim_dither "$BOOL" '2|dither'
 
 # The cgroup lists: exclusive_cgroups, throttle_cgroups, sock_limits.
 # "+path" (sock_limits: "+path=size") / "-path" only, one update a write;

@@ -62,6 +62,7 @@ knob pcpu_drain_ms 0 10 600001
 knob pcpu_numa N Y 2
 knob reclaim_policy kernel linear none
 knob reclaim_gain_pct 100 200 1001
+knob reclaim_dither Y N 2
 
 # The cgroup lists: the parameter is the lockdown-proof twin of the debugfs
 # file: one update a write, the same errors, entries that wait.

@@ -50,7 +50,7 @@ secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 value_for() {
 	case $1 in
 	enabled) pick 1 1 1 0 ;;
-	instrument|throttle|exclusive|pcpu_numa) pick 0 1 ;;
+	instrument|throttle|exclusive|pcpu_numa|reclaim_dither) pick 0 1 ;;
 	throttle_level) pick medium critical ;;
 	pressure_source) pick psi events vmpressure,psi,events,headroom psi,events ;;
 	pressure_hold_ms) pick 100 1000 250 ;;
@@ -68,7 +68,7 @@ value_for() {
 	*) fail "no values for knob $1" ;;
 	esac
 }
-LOAD_KNOBS="exclusive_cgroups throttle_cgroups sock_limits enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct"
+LOAD_KNOBS="exclusive_cgroups throttle_cgroups sock_limits enabled instrument throttle exclusive pcpu_numa throttle_level pressure_source pressure_hold_ms pcpu_rsv pcpu_drain_ms reclaim_policy reclaim_gain_pct reclaim_dither"
 
 tcp0=$(sock_mem TCP)
 udp0=$(sock_mem UDP)
