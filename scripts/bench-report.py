@@ -24,9 +24,9 @@ import sys
 import tempfile
 from collections import defaultdict
 
-CASES = ["TCP_STREAM", "TCP_RR", "UDP_STREAM", "UDP_RR"]
+CASES = ["TCP_STREAM", "TCP_RR", "TCP_CRR", "UDP_STREAM", "UDP_RR"]
 UNITS = {"TCP_STREAM": "Mbit/s", "UDP_STREAM": "Mbit/s",
-         "TCP_RR": "trans/s", "UDP_RR": "trans/s"}
+         "TCP_RR": "trans/s", "TCP_CRR": "trans/s", "UDP_RR": "trans/s"}
 
 
 def parse(path):

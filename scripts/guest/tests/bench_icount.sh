@@ -3,8 +3,9 @@
 # -icount shift=0,sleep=off (vm.sh -I, one vCPU, single-threaded TCG), so
 # its clock advances by executed instructions and a fixed workload's guest
 # time does not depend on the host's load. Two fixed workloads in a cgroup
-# at depth 1: ICOUNT_MIB (128) MiB over one loopback TCP stream (skm-tcp)
-# and ICOUNT_RR (20000) 64-byte TCP round trips (skm-rr), each timed in the
+# at depth 1: ICOUNT_MIB (128) MiB over one loopback TCP stream (skm-tcp),
+# ICOUNT_RR (20000) 64-byte TCP round trips (skm-rr) and ICOUNT_CRR (2000)
+# connections with one round trip each (skm-rr -c, TCP_CRR), each timed in the
 # guest with CLOCK_MONOTONIC, for each configuration of lib_bench.sh,
 # interleaved over ICOUNT_REPEATS (3) repeats. Prints "ICOUNT" lines for
 # scripts/bench-report.py. Nothing is asserted on the figures here.
@@ -15,15 +16,17 @@
 REPEATS=${ICOUNT_REPEATS:-3}
 MIB=${ICOUNT_MIB:-128}
 RR=${ICOUNT_RR:-20000}
+CRR=${ICOUNT_CRR:-2000}
 CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
 
 ip link set lo up 2> /dev/null
 cg=$(cgroup_at 1)
-note "icount: $MIB MiB stream, $RR round trips, $REPEATS repeats, $(nproc) CPU(s)"
+note "icount: $MIB MiB stream, $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
 # Once first, not counted: the boot's first stream ran 1.4 % longer than
 # every later one (memory and caches warming up), whatever the configuration.
 in_cgroup "$cg" skm-tcp -b "$MIB" -c 1 > /dev/null || fail "skm-tcp warm-up"
 in_cgroup "$cg" skm-rr -n 1 -N "$RR" > /dev/null || fail "skm-rr warm-up"
+in_cgroup "$cg" skm-rr -c -n 1 -N "$CRR" > /dev/null || fail "skm-rr -c warm-up"
 rep=1
 while [ $rep -le "$REPEATS" ]; do
 	order=$(echo $CONFIGS | awk -v r=$rep '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }')
@@ -35,6 +38,9 @@ while [ $rep -le "$REPEATS" ]; do
 		ns=$(in_cgroup "$cg" skm-rr -n 1 -N "$RR" | sed -n 's/.* ns=//p')
 		[ -n "$ns" ] || fail "skm-rr, $config: no figure"
 		echo "ICOUNT config=$config case=TCP_RR_${RR} rep=$rep ns=$ns"
+		ns=$(in_cgroup "$cg" skm-rr -c -n 1 -N "$CRR" | sed -n 's/.* ns=//p')
+		[ -n "$ns" ] || fail "skm-rr -c, $config: no figure"
+		echo "ICOUNT config=$config case=TCP_CRR_${CRR} rep=$rep ns=$ns"
 		config_unload "$config"
 	done
 	rep=$((rep + 1))
