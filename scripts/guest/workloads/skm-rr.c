@@ -10,9 +10,10 @@
  *
  *   skm-rr [-u | -c] [-n THREADS] [-N TRANSACTIONS] [-s SIZE]
  *
- * Prints "transactions=N seconds=S rate=R ns=NS" (R: transactions per
- * second, all threads together, between the first request and the last
- * response; NS: S in nanoseconds).
+ * Prints "transactions=N seconds=S rate=R ns=NS cpu_ns=C" (R: transactions
+ * per second, all threads together, between the first request and the last
+ * response; NS: S in nanoseconds; C: the CPU time of all the threads
+ * meanwhile, ns).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -168,6 +169,7 @@ int main(int argc, char **argv)
 {
 	static struct pair pairs[SKM_RR_MAX_THREADS];
 	int threads = 1, opt, i, failed = 0;
+	long long cpu0;
 	double t0, secs;
 
 	while ((opt = getopt(argc, argv, "ucn:N:s:")) != -1) {
@@ -193,6 +195,7 @@ int main(int argc, char **argv)
 		}
 	}
 	t0 = skm_now();
+	cpu0 = skm_cpu_ns();
 	for (i = 0; i < threads; i++) {
 		pthread_create(&pairs[i].server, NULL, server, &pairs[i]);
 		pthread_create(&pairs[i].client, NULL, client, &pairs[i]);
@@ -207,8 +210,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "skm-rr: an exchange failed\n");
 		return 1;
 	}
-	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f\n",
+	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f cpu_ns=%lld\n",
 	       transactions * threads, secs, transactions * threads / secs,
-	       secs * 1e9);
+	       secs * 1e9, skm_cpu_ns() - cpu0);
 	return 0;
 }
