@@ -5,7 +5,10 @@
  *
  * State:
  * - one struct skm_excl_sk per exclusive socket, in an RCU hash keyed by
- *   the socket, with the pages it holds exclusively. Pages it held in the
+ *   the socket, with the pages it holds exclusively. Lookups take no lock;
+ *   adding and removing take the lock of the socket's bucket group (one of
+ *   SKM_EXCL_LOCKS), so that sockets made and freed on different CPUs
+ *   rarely wait for each other. Pages it held in the
  *   global counter before (an accepted child) or that reached it through a
  *   path we do not replace go back to the global counter when freed, so the
  *   two counters can never drift;
@@ -23,7 +26,8 @@
 
 #include <linux/cgroup.h>
 #include <linux/debugfs.h>
-#include <linux/hashtable.h>
+#include <linux/hash.h>
+#include <linux/rculist.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -45,6 +49,7 @@
 #include "trace.h"
 
 #define SKM_EXCL_HASH_BITS	12
+#define SKM_EXCL_LOCK_BITS	8	/* bucket groups with a lock each */
 #define SKM_EXCL_PROTOS		8
 
 /* Pages exclusive sockets of one protocol hold, keyed by its global counter. */
@@ -64,18 +69,34 @@ struct skm_excl_sk {
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
-static DEFINE_HASHTABLE(skm_excl_socks, SKM_EXCL_HASH_BITS);
-static DEFINE_SPINLOCK(skm_excl_socks_lock);
+static struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+static spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
 static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
 /* exclusive_cgroups (cglist.h) */
 struct skm_cglist skm_excl_cgroups =
 	SKM_CGLIST_INIT("exclusive_cgroups", false);
 
+static u32 skm_excl_bucket(const struct sock *sk)
+{
+	return hash_ptr(sk, SKM_EXCL_HASH_BITS);
+}
+
+/* The lock of @bucket's group: the low bits of the bucket number. */
+static spinlock_t *skm_excl_bucket_lock(u32 bucket)
+{
+	BUILD_BUG_ON(SKM_EXCL_LOCK_BITS > SKM_EXCL_HASH_BITS);
+	return &skm_excl_socks_locks[bucket & ((1 << SKM_EXCL_LOCK_BITS) - 1)];
+}
+
 int __init skm_excl_init(void)
 {
 	int i, ret;
 
+	for (i = 0; i < ARRAY_SIZE(skm_excl_socks); i++)
+		INIT_HLIST_HEAD(&skm_excl_socks[i]);
+	for (i = 0; i < ARRAY_SIZE(skm_excl_socks_locks); i++)
+		spin_lock_init(&skm_excl_socks_locks[i]);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		ret = percpu_counter_init(&skm_excl_protos[i].pages, 0, GFP_KERNEL);
 		if (ret) {
@@ -112,7 +133,7 @@ struct skm_excl_sk *__skm_excl_find(const struct sock *sk)
 	struct skm_excl_sk *es, *found = NULL;
 
 	rcu_read_lock();
-	hash_for_each_possible_rcu(skm_excl_socks, es, node, (unsigned long)sk) {
+	hlist_for_each_entry_rcu(es, &skm_excl_socks[skm_excl_bucket(sk)], node) {
 		if (es->sk == sk) {
 			found = es;
 			break;
@@ -125,6 +146,8 @@ struct skm_excl_sk *__skm_excl_find(const struct sock *sk)
 static struct skm_excl_sk *skm_excl_add(struct sock *sk)
 {
 	struct skm_excl_proto *p = skm_excl_proto(sk->sk_prot);
+	u32 bucket = skm_excl_bucket(sk);
+	spinlock_t *lock = skm_excl_bucket_lock(bucket);
 	struct skm_excl_sk *es;
 	unsigned long flags;
 
@@ -135,21 +158,23 @@ static struct skm_excl_sk *skm_excl_add(struct sock *sk)
 		return NULL;
 	es->sk = sk;
 	es->proto = p;
-	spin_lock_irqsave(&skm_excl_socks_lock, flags);
-	hash_add_rcu(skm_excl_socks, &es->node, (unsigned long)sk);
+	/* Counted before it can be found, uncounted after it cannot. */
 	atomic_long_inc(&skm_excl_nr_sockets);
-	spin_unlock_irqrestore(&skm_excl_socks_lock, flags);
+	spin_lock_irqsave(lock, flags);
+	hlist_add_head_rcu(&es->node, &skm_excl_socks[bucket]);
+	spin_unlock_irqrestore(lock, flags);
 	return es;
 }
 
 static void skm_excl_del(struct skm_excl_sk *es)
 {
+	spinlock_t *lock = skm_excl_bucket_lock(skm_excl_bucket(es->sk));
 	unsigned long flags;
 
-	spin_lock_irqsave(&skm_excl_socks_lock, flags);
-	hash_del_rcu(&es->node);
+	spin_lock_irqsave(lock, flags);
+	hlist_del_rcu(&es->node);
+	spin_unlock_irqrestore(lock, flags);
 	atomic_long_dec(&skm_excl_nr_sockets);
-	spin_unlock_irqrestore(&skm_excl_socks_lock, flags);
 	kfree_rcu(es, rcu);
 }
 
@@ -398,8 +423,9 @@ void skm_excl_release_all(void)
 	long handed = 0;
 	int bkt, i;
 
-	hash_for_each_safe(skm_excl_socks, bkt, tmp, es, node)
-		skm_excl_del(es);
+	for (bkt = 0; bkt < ARRAY_SIZE(skm_excl_socks); bkt++)
+		hlist_for_each_entry_safe(es, tmp, &skm_excl_socks[bkt], node)
+			skm_excl_del(es);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		struct skm_excl_proto *p = &skm_excl_protos[i];
 		s64 pages = percpu_counter_sum(&p->pages);

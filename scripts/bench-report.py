@@ -24,14 +24,15 @@ import sys
 import tempfile
 from collections import defaultdict
 
-CASES = ["TCP_STREAM", "TCP_RR", "UDP_STREAM", "UDP_RR"]
+CASES = ["TCP_STREAM", "TCP_RR", "TCP_CRR", "UDP_STREAM", "UDP_RR"]
 UNITS = {"TCP_STREAM": "Mbit/s", "UDP_STREAM": "Mbit/s",
-         "TCP_RR": "trans/s", "UDP_RR": "trans/s"}
+         "TCP_RR": "trans/s", "TCP_CRR": "trans/s", "UDP_RR": "trans/s"}
 
 
 def parse(path):
     runs = defaultdict(list)   # (depth, config, case, threads) -> [values]
     icount = defaultdict(list)  # (config, case) -> [ns]
+    icount_cpu = defaultdict(list)  # (config, case) -> [CPU time of the workload, ns]
     hooks = []
     configs, depths = [], []
     with open(path, errors="replace") as f:
@@ -48,11 +49,13 @@ def parse(path):
             elif line.startswith("ICOUNT "):
                 kv = dict(p.split("=", 1) for p in line.split()[1:])
                 icount[(kv["config"], kv["case"])].append(int(kv["ns"]))
+                if "cpu_ns" in kv:
+                    icount_cpu[(kv["config"], kv["case"])].append(int(kv["cpu_ns"]))
                 if kv["config"] not in configs:
                     configs.append(kv["config"])
             elif line.startswith("HOOK ") and not line.startswith("HOOK hook "):
                 hooks.append(line.split()[1:])
-    return runs, icount, hooks, configs, depths
+    return runs, (icount, icount_cpu), hooks, configs, depths
 
 
 def spread_pct(values):
@@ -60,14 +63,16 @@ def spread_pct(values):
     return 100 * (max(values) - min(values)) / med if med else 0.0
 
 
-def icount_table(icount, configs):
+def icount_table(icount, configs, title=None):
     """The deterministic table: guest ns under -icount, median of the repeats."""
     cases = []
     for _, case in icount:
         if case not in cases:
             cases.append(case)
     reps = max(len(v) for v in icount.values())
-    out = [f"guest time under -icount shift=0,sleep=off (instructions), median of {reps}"
+    title = title or ("guest time under -icount shift=0,sleep=off (instructions and"
+                      " the time the vCPU sat idle)")
+    out = [f"{title}, median of {reps}"
            " run(s); baseline = no module; others: change of the median, (spread:"
            " (max - min) / median)"]
     hdr = f"{'config':<10}"
@@ -99,9 +104,12 @@ def rsd_pct(values):
 def main():
     log, prefix = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else ""
-    runs, icount, hooks, configs, depths = parse(log)
+    runs, (icount, icount_cpu), hooks, configs, depths = parse(log)
     if icount and not runs:
         text = icount_table(icount, configs)
+        if icount_cpu:
+            text += "\n" + icount_table(icount_cpu, configs, "CPU time of the workload's"
+                                         " threads (getrusage; under -icount: instructions)")
         with open(prefix + ".txt", "w") as f:
             f.write(text)
         sys.stdout.write(text)

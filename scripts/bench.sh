@@ -8,8 +8,10 @@
 #                    [-m MiB-per-connection] [-q]
 #
 # overhead (scripts/guest/tests/bench_overhead.sh): what skmemcg costs with
-# no memory pressure, seed 000's table: TCP/UDP stream (iperf3) and
-# request/response (skm-rr) at 1, 2, 4 and 8 threads (-t "1:2:4:8"), -r
+# no memory pressure, seed 000's table: TCP/UDP stream (iperf3),
+# request/response (skm-rr) and TCP connect/request/response/close
+# (skm-rr -c, TCP_CRR, 500 connections a thread) at 1, 2, 4 and 8 threads
+# (-t "1:2:4:8"), -r
 # repeats (3) of -s seconds (1) per stream run, in a cgroup at depth 1 and
 # 5, for no module, the module with every policy off, each policy alone and
 # all on, interleaved; then each hook's time per call with "instrument" on.
@@ -17,8 +19,9 @@
 #
 # icount (scripts/guest/tests/bench_icount.sh): the deterministic column. A
 # boot of one vCPU under QEMU's -icount (vm.sh -I), where guest time counts
-# instructions: 128 MiB over one TCP stream and 20000 TCP round trips per
-# configuration (one more: limit, a sock_limits entry never reached), -r
+# instructions: 128 MiB over one TCP stream, 20000 TCP round trips and 2000
+# TCP connections with one round trip each per configuration (one more:
+# limit, a sock_limits entry never reached), -r
 # repeats. Writes out/bench-icount-KVER.txt.
 #
 # pcpu (scripts/guest/tests/pcpu_bench.sh): writes to the global TCP counter
@@ -27,7 +30,8 @@
 # connection (512).
 #
 # -q: the smoke form the test command runs (one repeat, one thread, short
-# runs; icount with 16 MiB and 2000 round trips, none, off and all only;
+# runs, 100 connections; icount with 16 MiB, 2000 round trips and 200
+# connections, none, off and all only;
 # no pcpu part), so that the
 # benchmark cannot rot.
 set -euo pipefail
@@ -38,6 +42,7 @@ repeats=3
 threads=1:2:4:8
 secs=1
 rr_n=1000
+crr_n=500
 mib=512
 quick=
 while getopts "k:r:t:s:m:q" opt; do
@@ -47,7 +52,7 @@ while getopts "k:r:t:s:m:q" opt; do
 	t) threads=$OPTARG ;;
 	s) secs=$OPTARG ;;
 	m) mib=$OPTARG ;;
-	q) quick=1 repeats=1 threads=1 secs=1 rr_n=500 ;;
+	q) quick=1 repeats=1 threads=1 secs=1 rr_n=500 crr_n=100 ;;
 	*) skm_die "usage: see the header of $0" ;;
 	esac
 done
@@ -65,18 +70,18 @@ vmrun() { "$SKM_ROOT/scripts/vm.sh" "$@" | tee -a "$counts"; }
 
 SKM_GUEST_BINS=iperf3 vmrun -k "$kver" -c "$cpus" -m 1024 -w "$tag" \
 	-t bench_overhead -T 2400 ${quick:+-q} \
-	-e "BENCH_REPEATS=$repeats BENCH_THREADS=$threads BENCH_SECS=$secs BENCH_RR_N=$rr_n"
+	-e "BENCH_REPEATS=$repeats BENCH_THREADS=$threads BENCH_SECS=$secs BENCH_RR_N=$rr_n BENCH_CRR_N=$crr_n"
 # The report also goes to out/TAG-KVER.txt; printed only in full runs (the
 # test command keeps the last line of this script's output as its count).
 report=$("$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag/console.log" \
 	"$SKM_OUT/$tag-$kver" "skmemcg overhead, $kver, $cpus vCPUs (TCG)")
 
 # The deterministic column: one vCPU under -icount.
-ic_mib=128 ic_rr=20000 ic_configs=none:off:throttle:pcpu:exclusive:reclaim:limit:all
-[ -n "$quick" ] && ic_mib=16 ic_rr=2000 ic_configs=none:off:all
+ic_mib=128 ic_rr=20000 ic_crr=2000 ic_configs=none:off:throttle:pcpu:exclusive:reclaim:limit:all
+[ -n "$quick" ] && ic_mib=16 ic_rr=2000 ic_crr=200 ic_configs=none:off:all
 vmrun -k "$kver" -c 1 -I -m 1024 -w "$tag-icount" \
 	-t bench_icount -T 2400 ${quick:+-q} \
-	-e "ICOUNT_REPEATS=$repeats ICOUNT_MIB=$ic_mib ICOUNT_RR=$ic_rr ICOUNT_CONFIGS=$ic_configs"
+	-e "ICOUNT_REPEATS=$repeats ICOUNT_MIB=$ic_mib ICOUNT_RR=$ic_rr ICOUNT_CRR=$ic_crr ICOUNT_CONFIGS=$ic_configs"
 icount=$("$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag-icount/console.log" \
 	"$SKM_OUT/$tag-icount-$kver")
 # Last line, as vm.sh's: the cases of both boots (the test command counts it).

@@ -17,7 +17,8 @@
 # runs, and the per-hook timing (debugfs hook_times) is printed as "HOOK"
 # lines.
 # BENCH_REPEATS (3), BENCH_THREADS (1:2:4:8), BENCH_SECS per stream run (2),
-# BENCH_RR_N transactions per thread (2000), BENCH_DEPTHS (1:5),
+# BENCH_RR_N transactions per thread (2000), BENCH_CRR_N connections per
+# thread for TCP_CRR (500), BENCH_DEPTHS (1:5),
 # BENCH_CONFIGS (all seven, colon-separated).
 . /tests/lib.sh
 . /tests/lib_burst.sh
@@ -29,7 +30,8 @@ SECS=${BENCH_SECS:-2}
 RR_N=${BENCH_RR_N:-2000}
 DEPTHS=$(echo "${BENCH_DEPTHS:-1:5}" | tr : ' ')
 CONFIGS=$(echo "${BENCH_CONFIGS:-none:off:throttle:pcpu:exclusive:reclaim:all}" | tr : ' ')
-CASES="TCP_STREAM TCP_RR UDP_STREAM UDP_RR"
+CRR_N=${BENCH_CRR_N:-500}
+CASES="TCP_STREAM TCP_RR TCP_CRR UDP_STREAM UDP_RR"
 
 command -v iperf3 > /dev/null || fail "iperf3 missing from the guest (vm.sh SKM_GUEST_BINS)"
 ip link set lo up 2> /dev/null
@@ -62,6 +64,7 @@ run() {
 		# the receiver's figure, bits/s
 		awk '/"sum_received"/ { f = 1 } f && /"bits_per_second"/ { gsub(/[^0-9.]/, "", $2); print $2; exit }' /tmp/iperf.json ;;
 	TCP_RR) in_cgroup "$3" skm-rr -n "$2" -N "$RR_N" | sed -n 's/.*rate=//p' ;;
+	TCP_CRR) in_cgroup "$3" skm-rr -c -n "$2" -N "$CRR_N" | sed -n 's/.*rate=//p' ;;
 	UDP_RR) in_cgroup "$3" skm-rr -u -n "$2" -N "$RR_N" | sed -n 's/.*rate=//p' ;;
 	esac
 }

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * skm-rr: loopback request/response, netperf's TCP_RR and UDP_RR in small.
- * THREADS client threads each do TRANSACTIONS exchanges of SIZE bytes with
- * a server thread of their own, one request in flight at a time, so every
- * run of a cell does the same work.
+ * skm-rr: loopback request/response, netperf's TCP_RR, UDP_RR and TCP_CRR in
+ * small. THREADS client threads each do TRANSACTIONS exchanges of SIZE bytes
+ * with a server thread of their own, one request in flight at a time, so
+ * every run of a cell does the same work. With -c (TCP_CRR) every exchange
+ * has a connection of its own: connect, request, response, close, so each
+ * transaction makes and frees three sockets (client, accepted child, and
+ * the client's TIME_WAIT entry).
  *
- *   skm-rr [-u] [-n THREADS] [-N TRANSACTIONS] [-s SIZE]
+ *   skm-rr [-u | -c] [-n THREADS] [-N TRANSACTIONS] [-s SIZE]
  *
- * Prints "transactions=N seconds=S rate=R ns=NS" (R: transactions per
- * second, all threads together, between the first request and the last
- * response; NS: S in nanoseconds).
+ * Prints "transactions=N seconds=S rate=R ns=NS cpu_ns=C" (R: transactions
+ * per second, all threads together, between the first request and the last
+ * response; NS: S in nanoseconds; C: the CPU time of all the threads
+ * meanwhile, ns).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -28,12 +32,14 @@
 #define SKM_RR_MAX_SIZE		65536
 
 static int udp;
+static int crr;
 static long transactions = 2000;
 static int size = 64;
 
 struct pair {
 	int server_fd;		/* TCP: listening; UDP: bound */
-	int client_fd;
+	int client_fd;		/* TCP_CRR: none, one a transaction */
+	struct sockaddr_in addr;	/* the server's */
 	pthread_t server, client;
 	int failed;
 };
@@ -69,13 +75,20 @@ static void *server(void *arg)
 	int fd = p->server_fd;
 	long i;
 
-	if (!udp) {
+	if (!udp && !crr) {
 		fd = accept(p->server_fd, NULL, NULL);
 		if (fd < 0)
 			p->failed = 1;
 	}
 	for (i = 0; !p->failed && i < transactions; i++) {
-		if (udp) {
+		if (crr) {
+			fd = accept(p->server_fd, NULL, NULL);
+			if (fd < 0 || xfer(fd, buf, 0) || xfer(fd, buf, 1))
+				p->failed = 1;
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+		} else if (udp) {
 			struct sockaddr_in from;
 			socklen_t flen = sizeof(from);
 
@@ -93,6 +106,21 @@ static void *server(void *arg)
 	return NULL;
 }
 
+/* TCP_CRR: one transaction on a connection of its own. */
+static int crr_once(struct pair *p, char *buf)
+{
+	int one = 1, ret;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return -1;
+	ret = setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	      connect(fd, (void *)&p->addr, sizeof(p->addr)) ||
+	      xfer(fd, buf, 1) || xfer(fd, buf, 0) ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
 static void *client(void *arg)
 {
 	struct pair *p = arg;
@@ -100,7 +128,8 @@ static void *client(void *arg)
 	long i;
 
 	for (i = 0; !p->failed && i < transactions; i++)
-		if (xfer(p->client_fd, buf, 1) || xfer(p->client_fd, buf, 0))
+		if (crr ? crr_once(p, buf) :
+		    xfer(p->client_fd, buf, 1) || xfer(p->client_fd, buf, 0))
 			p->failed = 1;
 	free(buf);
 	return NULL;
@@ -108,20 +137,25 @@ static void *client(void *arg)
 
 static int pair_open(struct pair *p)
 {
-	struct sockaddr_in addr = { .sin_family = AF_INET };
-	socklen_t alen = sizeof(addr);
+	struct sockaddr_in *addr = &p->addr;
+	socklen_t alen = sizeof(*addr);
 	int type = udp ? SOCK_DGRAM : SOCK_STREAM;
 	struct timeval tmo = { .tv_sec = 5 };
 	int one = 1;
 
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	addr->sin_family = AF_INET;
+	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	p->server_fd = socket(AF_INET, type, 0);
+	if (p->server_fd < 0 ||
+	    bind(p->server_fd, (void *)addr, sizeof(*addr)) ||
+	    getsockname(p->server_fd, (void *)addr, &alen) ||
+	    (!udp && listen(p->server_fd, 16)))
+		return -1;
+	if (crr)
+		return 0;
 	p->client_fd = socket(AF_INET, type, 0);
-	if (p->server_fd < 0 || p->client_fd < 0 ||
-	    bind(p->server_fd, (void *)&addr, sizeof(addr)) ||
-	    getsockname(p->server_fd, (void *)&addr, &alen) ||
-	    (!udp && listen(p->server_fd, 1)) ||
-	    connect(p->client_fd, (void *)&addr, sizeof(addr)))
+	if (p->client_fd < 0 ||
+	    connect(p->client_fd, (void *)addr, sizeof(*addr)))
 		return -1;
 	if (!udp)
 		return setsockopt(p->client_fd, IPPROTO_TCP, TCP_NODELAY, &one,
@@ -135,11 +169,13 @@ int main(int argc, char **argv)
 {
 	static struct pair pairs[SKM_RR_MAX_THREADS];
 	int threads = 1, opt, i, failed = 0;
+	long long cpu0;
 	double t0, secs;
 
-	while ((opt = getopt(argc, argv, "un:N:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "ucn:N:s:")) != -1) {
 		switch (opt) {
 		case 'u': udp = 1; break;
+		case 'c': crr = 1; break;
 		case 'n': threads = atoi(optarg); break;
 		case 'N': transactions = atol(optarg); break;
 		case 's': size = atoi(optarg); break;
@@ -147,7 +183,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (threads < 1 || threads > SKM_RR_MAX_THREADS || transactions < 1 ||
-	    size < 1 || size > SKM_RR_MAX_SIZE || (udp && size > 1400)) {
+	    size < 1 || size > SKM_RR_MAX_SIZE || (udp && size > 1400) ||
+	    (udp && crr)) {
 		fprintf(stderr, "skm-rr: bad arguments\n");
 		return 2;
 	}
@@ -158,6 +195,7 @@ int main(int argc, char **argv)
 		}
 	}
 	t0 = skm_now();
+	cpu0 = skm_cpu_ns();
 	for (i = 0; i < threads; i++) {
 		pthread_create(&pairs[i].server, NULL, server, &pairs[i]);
 		pthread_create(&pairs[i].client, NULL, client, &pairs[i]);
@@ -172,8 +210,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "skm-rr: an exchange failed\n");
 		return 1;
 	}
-	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f\n",
+	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f cpu_ns=%lld\n",
 	       transactions * threads, secs, transactions * threads / secs,
-	       secs * 1e9);
+	       secs * 1e9, skm_cpu_ns() - cpu0);
 	return 0;
 }

@@ -9,7 +9,8 @@
  * receiver thread that reads everything. -S and -R pin the sender and the
  * receiver threads to one CPU each: then memory is charged on one CPU and
  * freed on another, as in the asymmetric loopback workload of seed 001.
- * Prints "bytes=N seconds=S MiBps=R ns=NS" (NS: the same time in ns).
+ * Prints "bytes=N seconds=S MiBps=R ns=NS cpu_ns=C" (NS: the same time in
+ * ns; C: the CPU time of all the threads meanwhile, ns).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -22,6 +23,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "skm-time.h"
 
 static long long bytes_per_conn = 16LL << 20;
 
@@ -88,6 +91,7 @@ int main(int argc, char **argv)
 	pthread_t *threads;
 	struct timespec t0, t1;
 	int conns = 1, opt, lfd, i, send_cpu = -1, recv_cpu = -1;
+	long long cpu0;
 	double secs;
 
 	while ((opt = getopt(argc, argv, "b:c:S:R:")) != -1) {
@@ -110,6 +114,7 @@ int main(int argc, char **argv)
 		die("listen");
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cpu0 = skm_cpu_ns();
 	for (i = 0; i < conns; i++) {
 		int cfd = socket(AF_INET, SOCK_STREAM, 0);
 		int afd;
@@ -126,8 +131,9 @@ int main(int argc, char **argv)
 		pthread_join(threads[i], NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("bytes=%lld seconds=%.3f MiBps=%.1f ns=%lld\n", bytes_per_conn * conns,
-	       secs, bytes_per_conn * conns / secs / (1 << 20),
-	       (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+	printf("bytes=%lld seconds=%.3f MiBps=%.1f ns=%lld cpu_ns=%lld\n",
+	       bytes_per_conn * conns, secs, bytes_per_conn * conns / secs / (1 << 20),
+	       (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec),
+	       skm_cpu_ns() - cpu0);
 	return 0;
 }
