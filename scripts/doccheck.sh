@@ -23,6 +23,10 @@
 #         that script writes (naming the run): the measured tables are
 #         written from a run's output, not typed in.
 #  size   README.md has at most SKM_README_MAX_LINES (300) lines.
+#  cases  every writable parameter (module_param_cb() in module/*.c) is
+#         named in the guest cases that fail on a knob they do not try
+#         (knobs.sh, lockdown_tuning.sh): caught here in a second, not in
+#         a VM boot (a run of 2026-12-02 failed on a new knob so).
 #
 # Prints each problem as FILE:LINE: what, then
 # "doccheck: N links, N knobs, N problems". Exit 0 only if there is none.
@@ -187,6 +191,17 @@ done < <(awk '
 	$0 == "<!-- /doc-tables " open " -->" { open = ""; next }
 	END { flush() }' "${docs[@]}")
 [ "$n_tables" -gt 0 ] || problem "docs/: no doc-tables block at all"
+
+# --- cases
+mapfile -t writable < <(grep -hoE 'module_param_cb\([A-Za-z0-9_]+,' module/*.c |
+	sed -E 's/^module_param_cb\(//; s/,$//' | sort -u)
+[ ${#writable[@]} -gt 0 ] || skm_die "no module_param_cb() found in module/*.c"
+for name in "${writable[@]}"; do
+	for f in scripts/guest/tests/knobs.sh scripts/guest/tests/lockdown_tuning.sh; do
+		grep -qw -- "$name" "$f" ||
+			problem "$f: parameter \`$name\` is never tried there (the case fails on it)"
+	done
+done
 
 # --- size
 lines=$(wc -l < README.md)
