@@ -173,6 +173,7 @@ while IFS=$'\t' read -r where kind name next; do
 	n_tables=$((n_tables + 1))
 	printf '%s\n' "${tables[@]}" | grep -qxF -- "$name" ||
 		problem "$where: doc-tables block $name: scripts/doc-tables.py writes no such table"
+	# shellcheck disable=SC2016 # the backquotes are literal
 	case $kind in
 	open) [[ $next == 'Written by `scripts/doc-tables.py`'* ]] ||
 		problem "$where: doc-tables block $name does not start with the line naming its run" ;;
