@@ -126,6 +126,15 @@ static unsigned int skm_ops_nr_in[SKM_HOOKS_MAX];	/* hooks each holds */
 static int skm_hook_ops[SKM_HOOKS_MAX];		/* the ops of a hook, or -1 */
 static unsigned int skm_hooks_in;		/* policies, last transition */
 static unsigned int skm_hooks_nr_in;		/* hooks installed */
+/*
+ * A hook came out by a filter change since the last skm_hooks_quiesce():
+ * nothing waited for the tasks that were redirected to it just before.
+ * (An unregistration waits itself: ftrace_shutdown() of an ops in module
+ * data, FTRACE_OPS_FL_DYNAMIC, returns after an RCU-tasks grace period, or
+ * on a kernel without preemption a forced switch on every CPU, before it
+ * frees the trampoline.)
+ */
+static bool skm_hooks_unwaited;
 static int *skm_ftrace_enabled;			/* the sysctl, for errors */
 static struct ftrace_ops skm_probe_ops;		/* finds who owns what */
 static DEFINE_MUTEX(skm_hooks_lock);
@@ -296,8 +305,10 @@ static int skm_hooks_unregister(int i, const unsigned long *ips, unsigned int n)
 	struct ftrace_ops *ops = &skm_ops[i];
 	int ret;
 
-	if (n < skm_ops_nr_in[i])
+	if (n < skm_ops_nr_in[i]) {
+		skm_hooks_unwaited = true;
 		return ftrace_set_filter_ips(ops, (unsigned long *)ips, n, 1, 0);
+	}
 	ret = unregister_ftrace_function(ops);
 	if (WARN_ON_ONCE(ret))
 		return ret;
@@ -423,11 +434,24 @@ unsigned int skm_hooks_installed(void)
  * For calls that began before: RCU-tasks covers the trampoline and the
  * first instructions of a replacement, SRCU a task asleep in an original
  * called from a replacement, RCU-tasks again the last instructions after.
- * Callers stop new calls first (skm_hooks_set()).
+ * The first wait is skipped when every hook that came out since the last
+ * quiesce came out by an unregistration, which waited the same already
+ * (skm_hooks_unwaited): an unload, or "enabled" turned off, waits for two
+ * RCU-tasks grace periods, not three. A replacement shared by policies
+ * asks skm_policy_live() inside its SRCU section, so a policy that went off
+ * while its hooks stay needs SRCU only. Callers stop new calls first
+ * (skm_hooks_set()).
  */
 void skm_hooks_quiesce(void)
 {
-	synchronize_rcu_tasks();
+	bool unwaited;
+
+	mutex_lock(&skm_hooks_lock);
+	unwaited = skm_hooks_unwaited;
+	skm_hooks_unwaited = false;
+	mutex_unlock(&skm_hooks_lock);
+	if (unwaited)
+		synchronize_rcu_tasks();
 	synchronize_srcu(&skm_hook_srcu);
 	synchronize_rcu_tasks();
 }

@@ -675,8 +675,9 @@ int skm_knobs_go_live(void)
 /**
  * skm_knobs_go_dead() - unhook everything for unload
  *
- * From then on setters change values only. Returns once no task can be in
- * a replacement and no deferred skm_policies_apply() is left.
+ * From then on setters change values only. No hook calls a replacement
+ * once it returns; the caller waits out those still in one with
+ * skm_hooks_quiesce() before freeing what they use.
  */
 void skm_knobs_go_dead(void)
 {
@@ -684,5 +685,4 @@ void skm_knobs_go_dead(void)
 	skm_hooks_set(0, "");
 	skm_live = false;
 	kernel_param_unlock(THIS_MODULE);
-	skm_hooks_quiesce();
 }

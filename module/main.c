@@ -116,6 +116,7 @@ static int __init skmemcg_init(void)
 
 out_live:
 	skm_knobs_go_dead();
+	skm_hooks_quiesce();
 	skm_memcg_free_all();
 out_hooks:
 	skm_hooks_exit();
@@ -127,17 +128,35 @@ out_hook_time:
 }
 module_init(skmemcg_init);
 
+static u64 skm_ms_since(u64 *t_ns)
+{
+	u64 then = *t_ns;
+
+	*t_ns = ktime_get_ns();
+	return div_u64(*t_ns - then, NSEC_PER_MSEC);
+}
+
+/*
+ * The log line says where an unload waited: taking the hooks out (ftrace's
+ * grace periods), waiting out the tasks still in a replacement, the rest.
+ */
 static void __exit skmemcg_exit(void)
 {
+	u64 t_ns = ktime_get_ns(), unhook_ms, quiesce_ms;
+
 	skm_debugfs_exit();
 	skm_knobs_go_dead();
+	unhook_ms = skm_ms_since(&t_ns);
+	skm_hooks_quiesce();
+	quiesce_ms = skm_ms_since(&t_ns);
 	skm_hooks_exit();
 	skm_sndpark_exit();
 	skm_pcpu_exit();
 	skm_excl_exit();
 	skm_memcg_free_all();
 	skm_hook_time_exit();
-	pr_info("unloaded\n");
+	pr_info("unloaded: unhooking %llu ms, quiescing %llu ms, the rest %llu ms\n",
+		unhook_ms, quiesce_ms, skm_ms_since(&t_ns));
 }
 module_exit(skmemcg_exit);
 

@@ -101,7 +101,7 @@ t_off_idle=$(secs_since "$t")
 t=$(now)
 rmmod skmemcg || fail "idle rmmod skmemcg"
 t_rmmod_idle=$(secs_since "$t")
-note "idle: modprobe ${t_load}s, exclusive=0 ${t_off_idle}s, rmmod ${t_rmmod_idle}s"
+note "idle: modprobe ${t_load}s, exclusive=0 ${t_off_idle}s, rmmod ${t_rmmod_idle}s ($(dmesg | grep 'skmemcg: unloaded:' | tail -n 1 | sed 's/.*unloaded: //'))"
 
 # The background: each loop in a cgroup of its own, stopped by cgroup.kill.
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
@@ -171,7 +171,7 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 	rmmod skmemcg || fail "cycle $cycle: rmmod (refcnt $(cat /sys/module/skmemcg/refcnt))"
 	[ -d /sys/module/skmemcg ] && fail "cycle $cycle: /sys/module/skmemcg still there after rmmod"
 	t_unload=$(secs_since "$t")
-	note "cycle $cycle: unloaded in ${t_unload}s"
+	note "cycle $cycle: unloaded in ${t_unload}s ($(dmesg | grep 'skmemcg: unloaded:' | tail -n 1 | sed 's/.*unloaded: //'))"
 	unload_max=$(awk -v a="$t_unload" -v m="${unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
 	rnd 10
 	sleep "0.$R"
