@@ -217,6 +217,14 @@ static bool skm_reclaim_let_batch(struct lruvec *lruvec,
 
 	if (!memcg || !skm_scan_control_sane(sc))
 		return true;
+	/*
+	 * The kernel protects nothing in the memcg a reclaim targets
+	 * (mem_cgroup_protection()): memory.reclaim, memory.high and
+	 * memory.max of a protected memcg reclaim it whole. Found by the
+	 * kernel's test_memcg_low/min (conform_memcg, 6.12).
+	 */
+	if (memcg == sc->target_mem_cgroup)
+		return true;
 	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
 			      sc->memcg_low_reclaim, &protection, &shaped);
 	if (!shaped || ppm >= SKM_PPM_ONE)
