@@ -12,6 +12,9 @@
 # make bench           benchmarks in the VM (scripts/bench.sh)
 # make check-testbed   the test bed's own check: can this QEMU mode patch
 #                      kernel text under load? (scripts/test.sh testbed)
+# make conformance     the kernel's own memcg selftests (test_memcontrol,
+#                      test_kmem) on each kernel, stock and with skmemcg in
+#                      each policy state (scripts/conformance.sh)
 # make check-debug     the VM suite on a debug kernel (lockdep, KASAN, UBSAN,
 #                      kmemleak...) built from linux-source-6.1 and cached
 #                      outside the clone (scripts/check-debug.sh)
@@ -57,4 +60,7 @@ check-debug:
 check-testbed:
 	scripts/test.sh testbed
 
-.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed
+conformance:
+	scripts/conformance.sh
+
+.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance

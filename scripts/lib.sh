@@ -205,7 +205,7 @@ skm_promtool() {
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed|v1)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed|v1|conform)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

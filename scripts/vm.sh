@@ -201,6 +201,14 @@ for b in ${SKM_GUEST_BINS:-}; do
 		cp -L "$lib" "$root$lib"
 	done
 done
+# The kernel's own memcg tests, built from this kernel's source, for the
+# conform_memcg case.
+case ,$cases, in
+*,conform_memcg,*)
+	"$SKM_ROOT/scripts/selftests-build.sh" "$kver" "$work/selftests"
+	mkdir -p "$root/opt/selftests"
+	cp "$work/selftests"/{test_memcontrol,test_kmem,source} "$root/opt/selftests/" ;;
+esac
 cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
@@ -225,11 +233,16 @@ ncases=$(echo "$cases" | tr ',' '\n' | grep -c .)
 limit=$((ncases * case_timeout + 120))
 log=$work/console.log
 skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $mem MiB, $tcg_thread-threaded TCG${icount:+, icount}, limit ${limit}s)"
+# SKM_QEMU_MONITOR=PATH: QEMU's monitor on that unix socket, to look at a
+# hung guest ("info registers -a"; boot with -a nokaslr to read RIPs
+# against /boot/System.map-KVER).
+monitor=(-monitor none)
+[ -n "${SKM_QEMU_MONITOR:-}" ] && monitor=(-monitor "unix:$SKM_QEMU_MONITOR,server,nowait")
 t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg,thread=$tcg_thread "${icount[@]}" -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
-	-nographic -no-reboot -monitor none -serial stdio \
+	-nographic -no-reboot "${monitor[@]}" -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
 	< /dev/null > "$log" 2>&1
