@@ -63,6 +63,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate_wait.h>
+#include <linux/sched.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
@@ -428,17 +429,41 @@ unsigned int skm_hooks_installed(void)
 	return n;
 }
 
+/*
+ * skm_hooks_wait_switched() - wait until no task runs code it was running
+ * when called, where that code cannot sleep: the trampoline, a
+ * replacement's first instructions before its SRCU section, its last after.
+ * On a kernel that preempts kernel code (preempt=full, lazy, RT), a task
+ * can be switched out there, and only an RCU-tasks grace period sees it
+ * leave (voluntary switch or user mode: 0.1 s idle, seconds under load).
+ * With preempt=none or voluntary it cannot (no preemption point in such
+ * code, and an interrupt returns to it), so a switch on every CPU
+ * (RCU-tasks-rude) is enough, as ftrace_shutdown() itself relies on for a
+ * kernel without CONFIG_PREEMPTION. The model is read at the time: a
+ * switch of /sys/kernel/debug/sched/preempt during an unload is not
+ * covered.
+ */
+static void skm_hooks_wait_switched(void)
+{
+	if (preempt_model_preemptible())
+		synchronize_rcu_tasks();
+	else
+		synchronize_rcu_tasks_rude();
+}
+
 /**
  * skm_hooks_quiesce() - wait until no task runs a replacement
  *
- * For calls that began before: RCU-tasks covers the trampoline and the
- * first instructions of a replacement, SRCU a task asleep in an original
- * called from a replacement, RCU-tasks again the last instructions after.
- * The first wait is skipped when every hook that came out since the last
- * quiesce came out by an unregistration, which waited the same already
- * (skm_hooks_unwaited): an unload, or "enabled" turned off, waits for two
- * RCU-tasks grace periods, not three. A replacement shared by policies
- * asks skm_policy_live() inside its SRCU section, so a policy that went off
+ * For calls that began before: skm_hooks_wait_switched() covers the
+ * trampoline and the first instructions of a replacement, SRCU a task
+ * asleep in an original called from a replacement, skm_hooks_wait_switched()
+ * again the last instructions after. The first wait is skipped when every
+ * hook that came out since the last quiesce came out by an unregistration,
+ * which waited the same already (skm_hooks_unwaited). An unload, or
+ * "enabled" turned off, thus waits for the unregistration's RCU-tasks grace
+ * period, SRCU, and then only a switch on every CPU unless the kernel
+ * preempts kernel code. A replacement shared by policies asks
+ * skm_policy_live() inside its SRCU section, so a policy that went off
  * while its hooks stay needs SRCU only. Callers stop new calls first
  * (skm_hooks_set()).
  */
@@ -451,7 +476,7 @@ void skm_hooks_quiesce(void)
 	skm_hooks_unwaited = false;
 	mutex_unlock(&skm_hooks_lock);
 	if (unwaited)
-		synchronize_rcu_tasks();
+		skm_hooks_wait_switched();
 	synchronize_srcu(&skm_hook_srcu);
-	synchronize_rcu_tasks();
+	skm_hooks_wait_switched();
 }
