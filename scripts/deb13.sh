@@ -18,6 +18,8 @@
 #
 #   scripts/deb13.sh setup             make or update the root (needs root)
 #   scripts/deb13.sh root              print the root's path
+#   scripts/deb13.sh install PKG...    install packages in the root (from
+#                                      trixie-backports where newer there)
 #   scripts/deb13.sh run DIR CMD...    run CMD in the root with DIR bound at
 #                                      the same path (a private mount
 #                                      namespace: nothing is left mounted)
@@ -129,9 +131,26 @@ setup() {
 	skm_log "deb13: root $root; kernels: $k7 (boot), $k612 (build)"
 }
 
+# install PKG...: packages in the root, trixie-backports first (the 7.x
+# line's linux-source-7.X is only there).
+install() {
+	[ -f "$root/.skmemcg-root" ] || skm_die "no Debian 13 root: run scripts/deb13.sh setup"
+	skm_log "deb13: installing $*"
+	skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
+	in_root "" apt-get install -y -q --no-install-recommends -t trixie-backports "$@" \
+		> "$SKM_OUT/deb13-install.log" 2>&1 ||
+		{ tail -n 20 "$SKM_OUT/deb13-install.log"; skm_die "installing $* in the Debian 13 root failed"; }
+	skm_debs_share "$root/var/cache/apt/archives" /var/cache/apt/archives
+}
+
 case ${1:-} in
 setup) setup ;;
 root) echo "$root" ;;
+install)
+	[ $# -ge 2 ] || skm_die "usage: deb13.sh install PKG..."
+	shift
+	install "$@"
+	;;
 run)
 	[ $# -ge 3 ] || skm_die "usage: deb13.sh run DIR CMD..."
 	[ -f "$root/.skmemcg-root" ] || skm_die "no Debian 13 root: run scripts/deb13.sh setup"
