@@ -58,15 +58,18 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate_wait.h>
 #include <linux/sched.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
+#include <linux/workqueue.h>
 #include <asm/ibt.h>
 
 #include "compat.h"
@@ -429,6 +432,38 @@ unsigned int skm_hooks_installed(void)
 	return n;
 }
 
+static void skm_hooks_switch_fn(struct work_struct *work)
+{
+}
+
+/*
+ * skm_hooks_switch_each_cpu() - wait until every online CPU has switched
+ * tasks since the call: each runs a work item of its own, as
+ * schedule_on_each_cpu() does (not exported). synchronize_rcu_tasks_rude()
+ * did the same up to 6.12, but waits for nothing on x86 in 7.x
+ * (CONFIG_ARCH_WANTS_NO_INSTR).
+ */
+static void skm_hooks_switch_each_cpu(void)
+{
+	struct work_struct __percpu *works;
+	unsigned int cpu;
+
+	works = alloc_percpu(struct work_struct);
+	if (!works) {
+		synchronize_rcu_tasks();	/* covers it too, slower */
+		return;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		INIT_WORK(per_cpu_ptr(works, cpu), skm_hooks_switch_fn);
+		schedule_work_on(cpu, per_cpu_ptr(works, cpu));
+	}
+	for_each_online_cpu(cpu)
+		flush_work(per_cpu_ptr(works, cpu));
+	cpus_read_unlock();
+	free_percpu(works);
+}
+
 /*
  * skm_hooks_wait_switched() - wait until no task runs code it was running
  * when called, where that code cannot sleep: the trampoline, a
@@ -437,18 +472,17 @@ unsigned int skm_hooks_installed(void)
  * can be switched out there, and only an RCU-tasks grace period sees it
  * leave (voluntary switch or user mode: 0.1 s idle, seconds under load).
  * With preempt=none or voluntary it cannot (no preemption point in such
- * code, and an interrupt returns to it), so a switch on every CPU
- * (RCU-tasks-rude) is enough, as ftrace_shutdown() itself relies on for a
- * kernel without CONFIG_PREEMPTION. The model is read at the time: a
- * switch of /sys/kernel/debug/sched/preempt during an unload is not
- * covered.
+ * code, and an interrupt returns to it), so a switch on every CPU is
+ * enough, as ftrace_shutdown() relies on for a kernel without
+ * CONFIG_PREEMPTION. The model is read at the time: a switch of
+ * /sys/kernel/debug/sched/preempt during an unload is not covered.
  */
 static void skm_hooks_wait_switched(void)
 {
 	if (preempt_model_preemptible())
 		synchronize_rcu_tasks();
 	else
-		synchronize_rcu_tasks_rude();
+		skm_hooks_switch_each_cpu();
 }
 
 /**
