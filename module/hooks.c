@@ -49,9 +49,11 @@
  *   skm_policy_live() before acting for one;
  * - whoever frees a policy's state after it went off (and unload) first
  *   waits until no task can be inside our code (skm_hooks_quiesce()):
- *   RCU-tasks for the trampoline and the first instructions of a
- *   replacement, SRCU for tasks sleeping in an original called from a
- *   replacement, RCU-tasks again for the last instructions after it.
+ *   for the trampoline and the first instructions of a replacement, an
+ *   RCU-tasks grace period, or a switch on every CPU where the running
+ *   kernel does not preempt kernel code (skm_hooks_wait_switched()); SRCU
+ *   for tasks sleeping in an original called from a replacement; the first
+ *   wait again for the last instructions after it.
  *
  * FTRACE_OPS_FL_PERMANENT makes "sysctl kernel.ftrace_enabled=0" fail while
  * hooks are in, instead of silently turning every policy off.
