@@ -88,6 +88,18 @@ installed() {
 	in_root "" dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
 }
 
+# install PKG...: packages in the root, trixie-backports first (the 7.x
+# line's linux-source-7.X is only there).
+install() {
+	[ -f "$root/.skmemcg-root" ] || skm_die "no Debian 13 root: run scripts/deb13.sh setup"
+	skm_log "deb13: installing $*"
+	skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
+	in_root "" apt-get install -y -q --no-install-recommends -t trixie-backports "$@" \
+		> "$SKM_OUT/deb13-install.log" 2>&1 ||
+		{ tail -n 20 "$SKM_OUT/deb13-install.log"; skm_die "installing $* in the Debian 13 root failed"; }
+	skm_debs_share "$root/var/cache/apt/archives" /var/cache/apt/archives
+}
+
 setup() {
 	local mirror k7 k612 want=()
 
@@ -119,28 +131,9 @@ setup() {
 	installed "linux-image-$k7" || want+=("linux-image-$k7")
 	installed "linux-headers-$k7" || want+=("linux-headers-$k7")
 	installed "linux-headers-$k612" || want+=("linux-headers-$k612")
-	if [ ${#want[@]} -gt 0 ]; then
-		skm_log "deb13: installing ${want[*]}"
-		skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
-		# The 7.x image needs linux-base >= 4.17, only in trixie-backports.
-		in_root "" apt-get install -y -q --no-install-recommends \
-			-t trixie-backports linux-base "${want[@]}" > "$SKM_OUT/deb13-install.log" 2>&1 ||
-			{ tail -n 20 "$SKM_OUT/deb13-install.log"; skm_die "installing ${want[*]} in the Debian 13 root failed"; }
-		skm_debs_share "$root/var/cache/apt/archives" /var/cache/apt/archives
-	fi
+	# The 7.x image needs linux-base >= 4.17, only in trixie-backports.
+	[ ${#want[@]} -eq 0 ] || install linux-base "${want[@]}"
 	skm_log "deb13: root $root; kernels: $k7 (boot), $k612 (build)"
-}
-
-# install PKG...: packages in the root, trixie-backports first (the 7.x
-# line's linux-source-7.X is only there).
-install() {
-	[ -f "$root/.skmemcg-root" ] || skm_die "no Debian 13 root: run scripts/deb13.sh setup"
-	skm_log "deb13: installing $*"
-	skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
-	in_root "" apt-get install -y -q --no-install-recommends -t trixie-backports "$@" \
-		> "$SKM_OUT/deb13-install.log" 2>&1 ||
-		{ tail -n 20 "$SKM_OUT/deb13-install.log"; skm_die "installing $* in the Debian 13 root failed"; }
-	skm_debs_share "$root/var/cache/apt/archives" /var/cache/apt/archives
 }
 
 case ${1:-} in

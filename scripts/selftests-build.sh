@@ -9,8 +9,9 @@
 #
 # The source is Debian's linux-source-X.Y for KVER's X.Y: on this host
 # (/usr/src, 6.1 and bookworm-backports' 6.12) or, for a Debian 13 kernel,
-# in the Debian 13 root (scripts/deb13.sh); installed here when missing. Only the selftests' folders are
-# unpacked, into the cache outside the clone, keyed by the package version.
+# in the Debian 13 root (scripts/deb13.sh); installed here when missing.
+# Only the selftests' folders are unpacked, into the cache outside the
+# clone, keyed by the package version.
 # Writes OUTDIR/test_memcontrol, OUTDIR/test_kmem and OUTDIR/source (the
 # package and version they were built from).
 set -euo pipefail
@@ -80,9 +81,10 @@ EOC
 # A test that fails says only "not ok": each "goto cleanup..." also prints
 # the line it left from to stderr, so the log of a failure shows which check
 # failed (a pass may leave the same way). The tests are otherwise upstream's
-# (but for the two backports below), and built as their Makefile does, without optimisation: at -O2
-# gcc drops alloc_anon()'s writes to a buffer it then frees, so the memory
-# the OOM tests ask for is never touched and they fail.
+# (but for the two backports below), and built as their Makefile does,
+# without optimisation: at -O2 gcc drops alloc_anon()'s writes to a buffer
+# it then frees, so the memory the OOM tests ask for is never touched and
+# they fail.
 for t in test_memcontrol test_kmem; do
 	sed -E 's/\<goto (cleanup[a-z_]*);/{ fprintf(stderr, "%s: left for cleanup at line %d\\n", __func__, __LINE__); goto \1; }/' \
 		"$st/cgroup/$t.c" > "$st/cgroup/$t.traced.c"
