@@ -14,9 +14,10 @@
 # A lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a WARN or a sleep in
 # atomic context fails the boot's kernel-log-clean check (scripts/vm.sh).
 #
-#   scripts/check-debug.sh [stage...]   stages: main numa bench reclaim
-#                                       lockdown reload (default: all, in
-#                                       that order)
+#   scripts/check-debug.sh [stage...]   stages: reload main numa bench
+#                                       reclaim lockdown (default: all, in
+#                                       that order: reload, the stage that
+#                                       failed last, first)
 #   SKM_CYCLES=N                        reload_cycles' load/unload cycles
 #                                       (default 6, as scripts/test.sh runs
 #                                       it; see docs/testing.md for what
@@ -31,7 +32,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stages.sh"
 
-stages=${*:-main numa bench reclaim lockdown reload}
+stages=${*:-reload main numa bench reclaim lockdown}
 cycles=${SKM_CYCLES:-6}
 slow=${SKM_DEBUG_SLOW:-10}
 t_all=$(date +%s)
@@ -75,7 +76,7 @@ for s in $stages; do
 	reload)
 		counted debug-vm-reload "$vm" -q -w debug-reload \
 			-T $((1200 * slow * cycles / 6)) -e "SKM_CYCLES=$cycles" -t "$(around reload)" ;;
-	*) skm_die "unknown stage $s (main numa bench reclaim lockdown reload)" ;;
+	*) skm_die "unknown stage $s (reload main numa bench reclaim lockdown)" ;;
 	esac
 done
 
