@@ -341,16 +341,15 @@ int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
 			       kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX, size);
 		goto suppress;
 	}
-	charged = skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
-					      gfp_memcg_charge());
+	charged = skm_sock_charge(sk, amt, gfp_memcg_charge());
 	if (charged)
 		goto account;
 suppress:
 	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
 		sk_stream_moderate_sndbuf(sk);
 		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf) {
-			skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
-						    gfp_memcg_charge() | __GFP_NOFAIL);
+			skm_sock_charge(sk, amt,
+					gfp_memcg_charge() | __GFP_NOFAIL);
 			goto account;
 		}
 	}
@@ -385,7 +384,7 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
 			skm_sk_leave_memory_pressure(sk);
 	}
-	skm_mem_cgroup_uncharge_skmem(skm_charge_target(sk), amount);
+	skm_sock_uncharge(sk, amount);
 }
 
 /**
@@ -405,8 +404,7 @@ void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size)
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
 	atomic_long_add(amt, &es->pages);
 	percpu_counter_add(&es->proto->pages, amt);
-	skm_mem_cgroup_charge_skmem(skm_charge_target(sk), amt,
-				    gfp_memcg_charge() | __GFP_NOFAIL);
+	skm_sock_charge(sk, amt, gfp_memcg_charge() | __GFP_NOFAIL);
 }
 
 /**

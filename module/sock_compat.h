@@ -16,16 +16,19 @@
  * The memcg side of a socket's charge: 6.x charges the memcg
  * (mem_cgroup_charge_skmem(memcg, ...)), 7.x the socket
  * (mem_cgroup_sk_charge(sk, ...)). skm_charge_target(sk) is what the
- * kernel's function takes; SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM name it.
- * The replacement's prototype follows (sock_hooks.h).
+ * kernel's function takes, a SKM_CHARGE_TARGET *; SKM_SK_CHARGE_SYM and
+ * SKM_SK_UNCHARGE_SYM name it. The replacement's prototype follows
+ * (sock_hooks.h).
  */
 #ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
 #define SKM_SK_CHARGE_SYM	"mem_cgroup_sk_charge"
 #define SKM_SK_UNCHARGE_SYM	"mem_cgroup_sk_uncharge"
+#define SKM_CHARGE_TARGET	const struct sock
 #define skm_charge_target(sk)	((const struct sock *)(sk))
 #else
 #define SKM_SK_CHARGE_SYM	"mem_cgroup_charge_skmem"
 #define SKM_SK_UNCHARGE_SYM	"mem_cgroup_uncharge_skmem"
+#define SKM_CHARGE_TARGET	struct mem_cgroup
 #define skm_charge_target(sk)	((sk)->sk_memcg)
 #endif
 

@@ -77,7 +77,7 @@ report=$("$SKM_ROOT/scripts/bench-report.py" "$SKM_OUT/vm-$kver-$tag/console.log
 	"$SKM_OUT/$tag-$kver" "skmemcg overhead, $kver, $cpus vCPUs (TCG)")
 
 # The deterministic column: one vCPU under -icount.
-ic_mib=128 ic_rr=20000 ic_crr=2000 ic_configs=none:off:throttle:pcpu:exclusive:reclaim:limit:all
+ic_mib=128 ic_rr=20000 ic_crr=2000 ic_configs=none:off:hooked:throttle:pcpu:exclusive:reclaim:limit:all
 [ -n "$quick" ] && ic_mib=16 ic_rr=2000 ic_crr=200 ic_configs=none:off:all
 vmrun -k "$kver" -c 1 -I -m 1024 -w "$tag-icount" \
 	-t bench_icount -T 2400 ${quick:+-q} \

@@ -20,7 +20,7 @@ REPEATS=${ICOUNT_REPEATS:-3}
 MIB=${ICOUNT_MIB:-128}
 RR=${ICOUNT_RR:-20000}
 CRR=${ICOUNT_CRR:-2000}
-CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
+CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:hooked:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
 
 ip link set lo up 2> /dev/null
 cg=$(cgroup_at 1)

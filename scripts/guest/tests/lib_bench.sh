@@ -5,6 +5,9 @@
 #   throttle   throttle=1
 #   pcpu       pcpu_rsv=auto
 #   exclusive  the bench cgroup memcg-exclusive
+#   hooked     exclusive's hooks in, no socket exclusive (exclusive_cgroups
+#              lists a cgroup that does not exist): what hooking costs
+#              with no policy work (bench_icount only)
 #   reclaim    reclaim_policy=linear
 #   limit      the bench cgroup in sock_limits, 1G (never reached)
 #   all        all of the above
@@ -29,7 +32,7 @@ config_load() { # CONFIG CGROUP
 	off) load ;;
 	throttle) load throttle=1 ;;
 	pcpu) load pcpu_rsv=auto ;;
-	exclusive) load ;;
+	exclusive|hooked) load ;;
 	reclaim) load reclaim_policy=linear ;;
 	limit) load "sock_limits=+$rel=1G" ;;
 	all) load throttle=1 pcpu_rsv=auto reclaim_policy=linear "sock_limits=+$rel=1G" ;;
@@ -38,6 +41,9 @@ config_load() { # CONFIG CGROUP
 	case $1 in exclusive|all)
 		printf '+%s' "$rel" | skm-write $DBG/exclusive_cgroups > /dev/null ||
 			fail "exclusive_cgroups +$rel" ;;
+	hooked)
+		printf '+/skm_bench_nowhere' | skm-write $DBG/exclusive_cgroups > /dev/null ||
+			fail "exclusive_cgroups +/skm_bench_nowhere" ;;
 	esac
 }
 
