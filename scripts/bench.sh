@@ -20,9 +20,9 @@
 # icount (scripts/guest/tests/bench_icount.sh): the deterministic column. A
 # boot of one vCPU under QEMU's -icount (vm.sh -I), where guest time counts
 # instructions: 128 MiB over one TCP stream, 20000 TCP round trips and 2000
-# TCP connections with one round trip each per configuration (one more:
-# limit, a sock_limits entry never reached), -r
-# repeats. Writes out/bench-icount-KVER.txt.
+# TCP connections with one round trip each per configuration (two more:
+# limit, a sock_limits entry never reached; hooked, exclusive's hooks with
+# no socket exclusive), -r repeats. Writes out/bench-icount-KVER.txt.
 #
 # pcpu (scripts/guest/tests/pcpu_bench.sh): writes to the global TCP counter
 # per GiB moved over loopback, for 1 MB, auto and 16 MB per-CPU reserves,
