@@ -14,6 +14,19 @@
 # A lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a WARN or a sleep in
 # atomic context fails the boot's kernel-log-clean check (scripts/vm.sh).
 #
+# Every debug boot runs RCU's kthreads at SCHED_FIFO priority 1 and invokes
+# RCU callbacks in them rather than in softirq (rcutree.kthread_prio=1
+# rcutree.use_softirq=0). The debug kernel is built without preemption, and
+# kmemleak frees each tracked object through call_rcu(): under the traffic of
+# the cases, callbacks and grace-period work queue behind the load, and the
+# kernel's own synchronize_rcu() calls (ftrace_release_mod(), free_module(),
+# lockdep_free_key_range() in an rmmod) waited seconds to minutes. One rmmod
+# with every policy on, under reload_cycles' TCP, UDP, pressure and accept
+# traffic (2026-12-02, commit bfd231f): rmmod took 20 to 30 s ("unhooking"
+# 8.4 and 11.1 s) without these parameters, and under 5 s (unhooking
+# 0.74 s) with them; in reload_cycles, an rmmod without them was still
+# blocked after 120 s (hung-task report). See docs/testing.md.
+#
 #   scripts/check-debug.sh [stage...]   stages: reload main numa bench
 #                                       reclaim lockdown (default: all, in
 #                                       that order: reload, the stage that
@@ -54,27 +67,28 @@ around() {
 }
 
 vm=$SKM_ROOT/scripts/vm.sh
+rcu_args="rcutree.kthread_prio=1 rcutree.use_softirq=0"
 for s in $stages; do
 	case $s in
 	main)
-		counted debug-vm "$vm" -q -w debug -T $((300 * slow)) -t "$(around main)" ;;
+		counted debug-vm "$vm" -q -a "$rcu_args" -w debug -T $((300 * slow)) -t "$(around main)" ;;
 	numa)
-		counted debug-vm-numa "$vm" -q -w debug-numa2 -T $((300 * slow)) \
+		counted debug-vm-numa "$vm" -q -a "$rcu_args" -w debug-numa2 -T $((300 * slow)) \
 			-c 4 -n 2 -t "$(around pcpu)" ;;
 	bench)
 		# scripts/bench.sh -q's guest run (its report is not wanted here).
-		counted debug-bench-smoke env SKM_GUEST_BINS=iperf3 "$vm" -q \
+		counted debug-bench-smoke env SKM_GUEST_BINS=iperf3 "$vm" -q -a "$rcu_args" \
 			-w debug-bench-smoke -c "$(nproc)" -m 1024 -T $((2400 * slow)) \
 			-e "BENCH_REPEATS=1 BENCH_THREADS=1 BENCH_SECS=1 BENCH_RR_N=500" \
 			-t "$(around bench)" ;;
 	reclaim)
-		counted debug-vm-reclaim "$vm" -q -w debug-reclaim -T $((1500 * slow)) -t "$(around reclaim)" ;;
+		counted debug-vm-reclaim "$vm" -q -a "$rcu_args" -w debug-reclaim -T $((1500 * slow)) -t "$(around reclaim)" ;;
 	lockdown)
 		# (debugfs, kmemleak's file included, is closed under lockdown)
-		counted debug-vm-lockdown "$vm" -q -w debug-lockdown -T $((300 * slow)) \
+		counted debug-vm-lockdown "$vm" -q -a "$rcu_args" -w debug-lockdown -T $((300 * slow)) \
 			-t "$(skm_guest_cases lockdown)" ;;
 	reload)
-		counted debug-vm-reload "$vm" -q -w debug-reload \
+		counted debug-vm-reload "$vm" -q -a "$rcu_args" -w debug-reload \
 			-T $((1200 * slow * cycles / 6)) -e "SKM_CYCLES=$cycles" -t "$(around reload)" ;;
 	*) skm_die "unknown stage $s (reload main numa bench reclaim lockdown)" ;;
 	esac
