@@ -6,9 +6,10 @@
  *
  * Usage is counted from the memcg side of socket charges (the replacements
  * of SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM, and memcg-exclusive
- * accounting, which calls them) into every limited ancestor's entry;
- * skm_limit_raise() decides in __sk_mem_raise_allocated(). All of it only
- * while sock_limits lists a cgroup (SKM_POLICY_LIMIT).
+ * accounting, which shares their body: skm_sock_charge()) into every
+ * limited ancestor's entry; skm_limit_raise() decides in
+ * __sk_mem_raise_allocated(). All of it only while sock_limits lists a
+ * cgroup (SKM_POLICY_LIMIT).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
