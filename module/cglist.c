@@ -565,9 +565,18 @@ static int skm_cglist_param_set(const char *val, const struct kernel_param *kp)
 	return skm_cglist_write(kp->arg, val, strlen(val));
 }
 
+/*
+ * The kernel frees parameters after it marked the module unformed, where
+ * lockdep no longer sees our static mutex as static: taken there for the
+ * first time (a load whose init failed before anything took it), it turned
+ * lockdep off ("trying to register non-static key", seen on the debug
+ * kernel in missing_symbol). An empty list needs nothing; a listed entry
+ * was added under the lock, so its class is known by then.
+ */
 static void skm_cglist_param_free(void *arg)
 {
-	skm_cglist_clear(arg);
+	if (skm_cglist_any(arg))
+		skm_cglist_clear(arg);
 }
 
 const struct kernel_param_ops skm_cglist_param_ops = {
