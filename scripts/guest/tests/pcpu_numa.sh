@@ -64,5 +64,10 @@ kill $pacers
 wait
 pacers=
 unload
-rmdir "$cg"
+# (a killed sender's cgroup can stay busy a moment after it was reaped)
+for _ in $(seq 50); do
+	rmdir "$cg" 2> /dev/null && break
+	sleep 0.1
+done
+[ ! -d "$cg" ] || note "$cg still busy after 5 s"
 exit 0
