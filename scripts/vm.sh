@@ -34,7 +34,10 @@
 # down for the rest of the boot; scripts/test.sh boots those apart
 # (-t "$(skm_guest_cases pcpu)" -c 4 -n 2, -t "$(skm_guest_cases reclaim)").
 # The demo cases in scripts/guest/demo/ run only when named.
-# Besides the cases, three checks of the whole boot count as tests:
+# Besides the cases, four checks of the whole boot count as tests:
+# guest-booted (the first case began within SKM_BOOT_DEADLINE seconds,
+# default 600; else the boot stops there, with the kernel's log read from
+# the guest's RAM in out/vm-KVER/boot-hang.log),
 # guest-completed (no hang or panic before the last case ended),
 # kernel-log-clean (no BUG, WARNING, Oops, lockup, stall, hung task or
 # sleep in atomic context) and taint (no
@@ -238,6 +241,13 @@ skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $me
 # against /boot/System.map-KVER).
 monitor=(-monitor none)
 [ -n "${SKM_QEMU_MONITOR:-}" ] && monitor=(-monitor "unix:$SKM_QEMU_MONITOR,server,nowait")
+# SKM_BOOT_DEADLINE (s, default 600): the first case must have begun by
+# then, or the boot fails at once (guest-booted) with the kernel's last log
+# lines read from the guest's RAM (scripts/guest-klog.py) in
+# $work/boot-hang.log. At loglevel=4 a kernel that hangs before init prints
+# nothing, and would hold its slot until the whole limit ran out (5.9 h for
+# make check-debug's NUMA boot).
+boot_deadline=${SKM_BOOT_DEADLINE:-600}
 t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
@@ -245,11 +255,31 @@ timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-nographic -no-reboot "${monitor[@]}" -serial stdio \
 	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
-	< /dev/null > "$log" 2>&1
+	< /dev/null > "$log" 2>&1 &
+tpid=$!
+boot_secs="" hang=""
+while kill -0 "$tpid" 2> /dev/null; do
+	if grep -q '@@SKM BEGIN' "$log"; then
+		boot_secs=$(( $(date +%s) - t0 ))
+		break
+	fi
+	if [ $(( $(date +%s) - t0 )) -ge "$boot_deadline" ]; then
+		hang=$work/boot-hang.log
+		qpid=$(pgrep -P "$tpid" | head -n 1)
+		{
+			echo "no case began within ${boot_deadline}s; the kernel's log, read from the guest's RAM:"
+			[ -n "$qpid" ] && python3 "$SKM_ROOT/scripts/guest-klog.py" "$qpid" 60 2>&1
+		} > "$hang"
+		kill "$tpid"
+		break
+	fi
+	sleep 2
+done
+wait "$tpid"
 qemu_rc=$?
 set -e
 tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
-skm_log "vm[$kver]: guest ran $(( $(date +%s) - t0 ))s, qemu exit $qemu_rc"
+skm_log "vm[$kver]: guest ran $(( $(date +%s) - t0 ))s, qemu exit $qemu_rc${hang:+ (stopped at the boot deadline)}"
 
 # Results.
 passed=0
@@ -284,6 +314,12 @@ for c in $(echo "$cases" | tr ',' ' '); do
 done
 [ -z "$quiet" ] && grep "^\[[a-z0-9_]*\] " "$log" | grep -v "dmesg:" | sed 's/^/    /' | head -n 80 || true
 
+if [ -n "$hang" ]; then
+	report guest-booted FAIL "(no case began within ${boot_deadline}s; see $hang)"
+	tail -n 8 "$hang" | sed 's/^/    /'
+else
+	report guest-booted PASS "(${boot_secs:-?}s to the first case)"
+fi
 if grep -q '^@@SKM DONE' "$log"; then
 	report guest-completed PASS ""
 else
