@@ -265,7 +265,8 @@ while kill -0 "$tpid" 2> /dev/null; do
 	fi
 	if [ $(( $(date +%s) - t0 )) -ge "$boot_deadline" ]; then
 		hang=$work/boot-hang.log
-		qpid=$(pgrep -P "$tpid" | head -n 1)
+		# QEMU is timeout's one child (no pgrep: minbase roots lack procps)
+		qpid=$(awk '{ print $1 }' "/proc/$tpid/task/$tpid/children" 2> /dev/null)
 		{
 			echo "no case began within ${boot_deadline}s; the kernel's log, read from the guest's RAM:"
 			[ -n "$qpid" ] && python3 "$SKM_ROOT/scripts/guest-klog.py" "$qpid" 60 2>&1
