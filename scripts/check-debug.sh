@@ -8,7 +8,8 @@
 # kernel: the main cases, the per-CPU reserve cases in a 4-vCPU, 2-node NUMA
 # guest, the benchmark's smoke run, and the reclaim cases in a boot of their
 # own, the lockdown case, and reload_cycles (SKM_CYCLES load/unload cycles,
-# default 6 as in scripts/test.sh), all under single-threaded TCG. Every boot but lockdown's starts
+# default 6 as in scripts/test.sh), all under single-threaded TCG, nproc
+# boots at once (SKM_DEBUG_JOBS). Every boot but lockdown's starts
 # with debug_kmemleak_clear and ends with debug_kmemleak (no object left
 # unreferenced since boot, with skmemcg unloaded).
 # A lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a WARN or a sleep in
@@ -27,10 +28,12 @@
 # 0.74 s) with them; in reload_cycles, an rmmod without them was still
 # blocked after 120 s (hung-task report). See docs/testing.md.
 #
-#   scripts/check-debug.sh [stage...]   stages: reload main numa bench
-#                                       reclaim lockdown (default: all, in
-#                                       that order: reload, the stage that
-#                                       failed last, first)
+#   scripts/check-debug.sh [stage...]   stages: reload main reclaim bench
+#                                       numa lockdown (default: all, in
+#                                       that order: the longest first)
+#   SKM_DEBUG_JOBS=N                    boots at once (default nproc; 1:
+#                                       one after the other, their output
+#                                       on stdout too)
 #   SKM_CYCLES=N                        reload_cycles' load/unload cycles
 #                                       (default 6, as scripts/test.sh runs
 #                                       it; see docs/testing.md for what
@@ -45,7 +48,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stages.sh"
 
-stages=${*:-reload main numa bench reclaim lockdown}
+stages=${*:-reload main reclaim bench numa lockdown}
 cycles=${SKM_CYCLES:-6}
 slow=${SKM_DEBUG_SLOW:-10}
 # a debug boot reaches init more slowly: 120 s a unit of slowness
@@ -70,7 +73,9 @@ around() {
 
 vm=$SKM_ROOT/scripts/vm.sh
 rcu_args="rcutree.kthread_prio=1 rcutree.use_softirq=0"
-for s in $stages; do
+# run_stage STAGE: that stage's boot, counted.
+run_stage() {
+	local s=$1
 	case $s in
 	main)
 		counted debug-vm "$vm" -q -a "$rcu_args" -w debug -T $((300 * slow)) -t "$(around main)" ;;
@@ -95,9 +100,31 @@ for s in $stages; do
 	reload)
 		counted debug-vm-reload "$vm" -q -a "$rcu_args" -w debug-reload \
 			-T $((1200 * slow * cycles / 6)) -e "SKM_CYCLES=$cycles" -t "$(around reload)" ;;
+	esac
+}
+
+for s in $stages; do
+	case $s in
+	reload|main|numa|bench|reclaim|lockdown) ;;
 	*) skm_die "unknown stage $s (reload main numa bench reclaim lockdown)" ;;
 	esac
 done
+# SKM_DEBUG_JOBS boots at once (each guest is single-threaded TCG: one host
+# CPU), each stage's output in $SKM_OUT/<its result name>.log; a stage
+# starts when a slot frees, in the order given.
+jobs_max=${SKM_DEBUG_JOBS:-$(nproc)}
+for s in $stages; do
+	if [ "$jobs_max" -le 1 ]; then
+		run_stage "$s"
+		continue
+	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+	skm_log "debug stage $s: started"
+	{ run_stage "$s" > /dev/null; skm_log "debug stage $s: done"; } &
+done
+wait
 
 echo
 echo "debug kernel $kver: $SKM_VMLINUZ"
