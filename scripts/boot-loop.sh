@@ -39,18 +39,9 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] && [ -f "$1" ] || skm_die "VMLINUZ: a kernel image"
 vmlinuz=$1
-[ $((cpus % nodes)) -eq 0 ] && [ $((mem % nodes)) -eq 0 ] ||
-	skm_die "-N $nodes must divide -c $cpus and -m $mem"
-
-smp=$cpus numa=()
-if [ "$nodes" -gt 1 ]; then
-	per=$((cpus / nodes))
-	smp="cpus=$cpus,sockets=$nodes,cores=$per,threads=1"
-	for ((i = 0; i < nodes; i++)); do
-		numa+=(-object "memory-backend-ram,id=m$i,size=$((mem / nodes))M"
-		       -numa "node,nodeid=$i,cpus=$((i * per))-$(((i + 1) * per - 1)),memdev=m$i")
-	done
-fi
+skm_qemu_topology "$cpus" "$nodes" "$mem"
+smp=$skm_smp
+numa=("${skm_numa[@]}")
 
 work=$SKM_ROOT/out/boot-loop
 rm -rf "$work"

@@ -97,6 +97,26 @@ skm_kvers() {
 	skm_kver_7
 }
 
+# skm_qemu_topology CPUS NODES MIB: set skm_smp (QEMU's -smp value) and
+# skm_numa (its -object and -numa arguments) for CPUS vCPUs and MIB MiB in
+# NODES nodes: node i is socket i, with vCPUs [i*CPUS/NODES,
+# (i+1)*CPUS/NODES) and MIB/NODES MiB (a socket spanning nodes makes the
+# guest kernel WARN). NODES must divide both.
+skm_qemu_topology() {
+	local cpus=$1 nodes=$2 mem=$3 per i
+	skm_smp=$cpus
+	skm_numa=()
+	[ "$nodes" -gt 1 ] || return 0
+	[ $((cpus % nodes)) -eq 0 ] && [ $((mem % nodes)) -eq 0 ] ||
+		skm_die "$nodes nodes must divide $cpus vCPUs and $mem MiB"
+	per=$((cpus / nodes))
+	skm_smp="cpus=$cpus,sockets=$nodes,cores=$per,threads=1"
+	for ((i = 0; i < nodes; i++)); do
+		skm_numa+=(-object "memory-backend-ram,id=m$i,size=$((mem / nodes))M"
+			   -numa "node,nodeid=$i,cpus=$((i * per))-$(((i + 1) * per - 1)),memdev=m$i")
+	done
+}
+
 # skm_ksrc: print the extracted Debian linux-source-6.1 tree, extracting it
 # into the cache on first use (keyed by the package version).
 skm_ksrc() {

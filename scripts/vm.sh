@@ -216,20 +216,10 @@ cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
 
-# NUMA: node i is socket i, with vCPUs [i*cpus/nodes, (i+1)*cpus/nodes) and
-# mem/nodes MiB (a socket spanning nodes makes the guest kernel WARN).
-smp=$cpus
-numa=()
-if [ "$nodes" -gt 1 ]; then
-	[ $((cpus % nodes)) -eq 0 ] && [ $((mem % nodes)) -eq 0 ] ||
-		skm_die "-n $nodes must divide -c $cpus and -m $mem"
-	per=$((cpus / nodes))
-	smp="cpus=$cpus,sockets=$nodes,cores=$per,threads=1"
-	for ((i = 0; i < nodes; i++)); do
-		numa+=(-object "memory-backend-ram,id=m$i,size=$((mem / nodes))M"
-		       -numa "node,nodeid=$i,cpus=$((i * per))-$(((i + 1) * per - 1)),memdev=m$i")
-	done
-fi
+# NUMA: node i is socket i (-n must divide -c and -m).
+skm_qemu_topology "$cpus" "$nodes" "$mem"
+smp=$skm_smp
+numa=("${skm_numa[@]}")
 
 # Boot.
 ncases=$(echo "$cases" | tr ',' '\n' | grep -c .)
