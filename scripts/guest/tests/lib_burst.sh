@@ -75,11 +75,11 @@ burst_run() {
 	kills=$(( $(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events") - kills0 ))
 	last=$(field rounds /tmp/hog.out)
 	if [ "$hog_rc" -eq 0 ]; then
-		hog_burst=$(awk -v a="$last" -v b="$quiet" -v s="$BURST_S" 'BEGIN { printf "%.1f", (a - b) / s }')
+		hog_burst=$(awk -v a="$last" -v b="$quiet" -v s="$BURST_S" 'BEGIN { printf "%.2f", (a - b) / s }')
 	else
 		hog_burst=0
 	fi
-	hog_quiet=$(awk -v b="$quiet" -v s="$BURST_QUIET_S" 'BEGIN { printf "%.1f", b / s }')
+	hog_quiet=$(awk -v b="$quiet" -v s="$BURST_QUIET_S" 'BEGIN { printf "%.2f", b / s }')
 	sent=$(field sent /tmp/burst.out)
 	udpq=$(field received /tmp/udpq.out)
 	udpb=$(field received /tmp/udpb.out)

@@ -8,7 +8,11 @@
  *
  * Once RESIDENT is touched it prints "ready", then "tick=T rounds=N" every
  * second, and "rounds=N seconds=S" at the end (all flushed at once, so a
- * reader sees progress). Killed by the OOM killer, it stops printing.
+ * reader sees progress). N counts rounds to a hundredth, in steps of one
+ * MiB of a round, and the clock is read after each MiB: on a slow kernel
+ * (the debug one: under a round a second) whole rounds were too coarse to
+ * compare two configurations, and a tick came late by up to a round.
+ * Killed by the OOM killer, it stops printing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +41,8 @@ static char *touch(size_t len)
 int main(int argc, char **argv)
 {
 	size_t resident = 0, work = 4;
-	double seconds = 5, t0;
+	double seconds = 5, t0, done = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	long rounds = 0;
 	int opt;
 
@@ -58,12 +63,29 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ready\n");
 	t0 = skm_now();
-	while (skm_now() - t0 < seconds) {
-		munmap(touch(work << 20), work << 20);
+	while (work && skm_now() - t0 < seconds) {
+		size_t len = work << 20, mib;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		for (mib = 0; mib < work; mib++) {
+			size_t i;
+
+			for (i = mib << 20; i < (mib + 1) << 20; i += page)
+				p[i] = 1;
+			done = rounds + (double)(mib + 1) / work;
+			if (skm_now() - t0 >= tick + 1)
+				printf("tick=%d rounds=%.2f\n", ++tick, done);
+			if (skm_now() - t0 >= seconds)
+				break;
+		}
+		munmap(p, len);
 		rounds++;
-		if (skm_now() - t0 >= tick + 1)
-			printf("tick=%d rounds=%ld\n", ++tick, rounds);
 	}
-	printf("rounds=%ld seconds=%.2f\n", rounds, skm_now() - t0);
+	printf("rounds=%.2f seconds=%.2f\n", done, skm_now() - t0);
 	return 0;
 }
