@@ -30,7 +30,7 @@
 #include "hook_time.h"
 #include "hooks.h"
 #include "memcg_state.h"
-#include "pcpu_rsv.h"
+#include "pcpu.h"
 #include "sndpark.h"
 #include "stats.h"
 

@@ -41,10 +41,11 @@
 #include "cglist.h"
 #include "exclusive.h"
 #include "exclusive_policy.h"
+#include "hooks.h"
 #include "knobs.h"
 #include "memcg_state.h"
 #include "sock_compat.h"
-#include "sock_hooks.h"
+#include "sock_charge.h"
 #include "throttle.h"
 #include "trace.h"
 
@@ -76,6 +77,29 @@ static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 /* exclusive_cgroups (cglist.h) */
 struct skm_cglist skm_excl_cgroups =
 	SKM_CGLIST_INIT("exclusive_cgroups", false);
+
+/*
+ * Its hooks: a socket's charges and their reversal, its binding to a memcg
+ * (alloc, free, and an accepted child's), and for exclusive_cgroups and the
+ * per-memcg state a cgroup's coming and going. All of them or none: a
+ * socket made exclusive must have its free seen (hooks.c).
+ */
+static const char *const skm_excl_funcs[] = {
+	"__sk_mem_raise_allocated",
+	"__sk_mem_reduce_allocated",
+	"sk_forced_mem_schedule",
+	"mem_cgroup_sk_alloc",
+	"mem_cgroup_sk_free",
+	SKM_ACCEPT_SYM,
+	"mem_cgroup_css_online",
+	"mem_cgroup_css_free",
+};
+
+const struct skm_policy_hooks skm_excl_hooks = {
+	.policy = SKM_POLICY_EXCLUSIVE,
+	.funcs = skm_excl_funcs,
+	.nr = ARRAY_SIZE(skm_excl_funcs),
+};
 
 static u32 skm_excl_bucket(const struct sock *sk)
 {

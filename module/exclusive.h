@@ -50,4 +50,8 @@ bool skm_excl_cgroup_exclusive(struct cgroup *cgrp);
 void skm_excl_show_stats(struct seq_file *m);
 extern struct skm_cglist skm_excl_cgroups;
 
+struct skm_policy_hooks;
+/* The kernel functions this policy needs hooked (hooks.h) */
+extern const struct skm_policy_hooks skm_excl_hooks;
+
 #endif /* _SKMEMCG_EXCLUSIVE_H */

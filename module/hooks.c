@@ -4,7 +4,8 @@
  * per policy.
  *
  * IPMODIFY ftrace_ops whose filters hold the functions the policies that
- * are on need (each hook names its policies): one registered by each
+ * are on need (each policy's glue lists its own, struct skm_policy_hooks;
+ * the table in main.c holds the replacements): one registered by each
  * transition that added functions, holding those. Their one callback finds
  * the hook by the ftrace site it is called for and rewrites the return
  * address of the ftrace trampoline so that the call lands in our
@@ -162,25 +163,67 @@ static unsigned long skm_hook_site(const struct skm_hook *hook)
 	return site;
 }
 
+/*
+ * Set each hook's mask of policies from the policies' lists. Every name in
+ * a list must be a hook of the table, and every hook must be in a list:
+ * anything else is a bug of ours, refused at load.
+ */
+static int skm_hooks_assign(struct skm_hook *hooks, unsigned int nr,
+			    const struct skm_policy_hooks *const *policies,
+			    unsigned int nr_policies)
+{
+	unsigned int p, f, i;
+
+	for (i = 0; i < nr; i++)
+		hooks[i].policies = 0;
+	for (p = 0; p < nr_policies; p++) {
+		const struct skm_policy_hooks *pol = policies[p];
+
+		for (f = 0; f < pol->nr; f++) {
+			for (i = 0; i < nr; i++)
+				if (hooks[i].replacement &&
+				    !strcmp(hooks[i].name, pol->funcs[f]))
+					break;
+			if (WARN(i == nr, "policy %d needs %s, not in the hook table\n",
+				 pol->policy, pol->funcs[f]))
+				return -EINVAL;
+			hooks[i].policies |= SKM_POLICY_BIT(pol->policy);
+		}
+	}
+	for (i = 0; i < nr; i++)
+		if (WARN(hooks[i].replacement && !hooks[i].policies,
+			 "hook %s: no policy needs it\n", hooks[i].name))
+			return -EINVAL;
+	return 0;
+}
+
 /**
  * skm_hooks_init() - resolve a table of hooks; install none
  * @hooks: the table, which must outlive every hook
  * @nr: its length, at most SKM_HOOKS_MAX
+ * @policies: each policy's list of the functions it needs hooked
+ * @nr_policies: how many lists
  *
  * Every symbol is resolved and every static call to an original set, so
  * that turning a policy on later cannot fail for a missing function.
  *
  * Return: 0, or an error with one line in the log naming what is missing.
  */
-int skm_hooks_init(struct skm_hook *hooks, unsigned int nr)
+int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
+		   const struct skm_policy_hooks *const *policies,
+		   unsigned int nr_policies)
 {
 	unsigned long ftrace_location_addr = skm_ksym_lookup("ftrace_location");
 	char missing[256] = "";
 	size_t len = 0;
 	unsigned int i;
+	int ret;
 
 	if (WARN_ON(nr > SKM_HOOKS_MAX))
 		return -E2BIG;
+	ret = skm_hooks_assign(hooks, nr, policies, nr_policies);
+	if (ret)
+		return ret;
 	if (!ftrace_location_addr)
 		len = scnprintf(missing, sizeof(missing), "ftrace_location");
 

@@ -44,8 +44,8 @@ struct skm_orig {
 		      #replacement " does not have the prototype of " #fn)
 
 /*
- * The policies that own hooks. A hook serves the policies in its mask and is
- * installed while any of them is on; pcpu_rsv hooks nothing.
+ * The policies that own hooks. A hook serves the policies whose lists name
+ * it and is installed while any of them is on; pcpu_rsv hooks nothing.
  */
 enum skm_policy {
 	SKM_POLICY_THROTTLE,
@@ -65,7 +65,8 @@ enum skm_policy {
  *	NULL for a function we only call (SKM_CALL)
  * @orig: static call the replacement calls the original through, as
  *	static_call(name)(...)
- * @policies: mask of the policies (SKM_POLICY_BIT()) that need the hook
+ * @policies: mask of the policies (SKM_POLICY_BIT()) that need the hook,
+ *	from their lists (struct skm_policy_hooks) at skm_hooks_init()
  * @addr: the resolved entry of @name
  * @site: its ftrace site, the ip the ftrace callback is given
  * @orig_target: where @orig calls: just past @site when we hook @name,
@@ -81,12 +82,11 @@ struct skm_hook {
 	unsigned long orig_target;
 };
 
-#define SKM_HOOK(_name, _replacement, _orig, _policies)		\
+#define SKM_HOOK(_name, _replacement, _orig)			\
 	{							\
 		.name = (_name),				\
 		.replacement = (_replacement),			\
 		.orig = (_orig),				\
-		.policies = (_policies),			\
 	}
 
 /* A kernel function we only call: resolved, its static call set, no hook. */
@@ -96,7 +96,25 @@ struct skm_hook {
 		.orig = (_orig),				\
 	}
 
-int skm_hooks_init(struct skm_hook *hooks, unsigned int nr);
+/**
+ * struct skm_policy_hooks - the kernel functions a policy needs hooked
+ * @policy: the policy
+ * @funcs: their names, each a hook of the table (main.c), which holds the
+ *	replacement: a replacement shared by policies is in each one's list
+ * @nr: how many
+ *
+ * Each policy's glue file (<policy>.c) owns its list. Its hooks go in
+ * together when it turns on and come out when no policy on needs them.
+ */
+struct skm_policy_hooks {
+	enum skm_policy policy;
+	const char *const *funcs;
+	unsigned int nr;
+};
+
+int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
+		   const struct skm_policy_hooks *const *policies,
+		   unsigned int nr_policies);
 void skm_hooks_exit(void);
 int skm_hooks_set(unsigned int policies, const char *context);
 unsigned int skm_hooks_installed(void);

@@ -28,11 +28,11 @@
 #include "limit.h"
 #include "memcg_state.h"
 #include "parse.h"
+#include "pcpu.h"
 #include "pcpu_policy.h"
-#include "pcpu_rsv.h"
-#include "pressure.h"
 #include "reclaim_policy.h"
 #include "throttle.h"
+#include "throttle_policy.h"
 
 DEFINE_STATIC_KEY_FALSE(skm_instrument_key);
 DEFINE_STATIC_KEY_FALSE(skm_throttle_key);
@@ -324,7 +324,7 @@ MODULE_PARM_DESC(test_fail_install,
 
 /*
  * Throttle pressure-aware sockets (TCP, MPTCP, SCTP) while their memcg or an
- * ancestor is under pressure (seed 000; see pressure.h). Default off.
+ * ancestor is under pressure (seed 000; see throttle_policy.h). Default off.
  */
 bool skm_throttle __read_mostly;
 

@@ -18,6 +18,7 @@
 #include <linux/seq_file.h>
 
 #include "cglist.h"
+#include "hooks.h"
 #include "level.h"
 #include "limit.h"
 #include "limit_policy.h"
@@ -29,6 +30,25 @@
 
 struct skm_cglist skm_sock_limits =
 	SKM_CGLIST_INIT("sock_limits", true);
+
+/*
+ * Its hooks: the charge it refuses past a limit, the memcg side of every
+ * charge and uncharge it counts, and for sock_limits and the per-memcg
+ * state a cgroup's coming and going.
+ */
+static const char *const skm_limit_funcs[] = {
+	"__sk_mem_raise_allocated",
+	SKM_SK_CHARGE_SYM,
+	SKM_SK_UNCHARGE_SYM,
+	"mem_cgroup_css_online",
+	"mem_cgroup_css_free",
+};
+
+const struct skm_policy_hooks skm_limit_hooks = {
+	.policy = SKM_POLICY_LIMIT,
+	.funcs = skm_limit_funcs,
+	.nr = ARRAY_SIZE(skm_limit_funcs),
+};
 
 /*
  * The nearest entry at or above @memcg whose limit @amt more pages would

@@ -15,4 +15,8 @@ void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_show_cgroup(struct seq_file *m, u64 cgroup_id);
 
+struct skm_policy_hooks;
+/* The kernel functions this policy needs hooked (hooks.h) */
+extern const struct skm_policy_hooks skm_limit_hooks;
+
 #endif /* _SKMEMCG_LIMIT_H */

@@ -22,57 +22,62 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "ksym.h"
+#include "limit.h"
 #include "memcg_hooks.h"
 #include "memcg_state.h"
-#include "pcpu_rsv.h"
-#include "reclaim_hooks.h"
+#include "pcpu.h"
+#include "reclaim.h"
 #include "sndpark.h"
+#include "sock_charge.h"
 #include "sock_hooks.h"
+#include "throttle.h"
 
-#define SKM_THROTTLE	SKM_POLICY_BIT(SKM_POLICY_THROTTLE)
-#define SKM_EXCLUSIVE	SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)
-#define SKM_RECLAIM	SKM_POLICY_BIT(SKM_POLICY_RECLAIM)
-#define SKM_LIMIT	SKM_POLICY_BIT(SKM_POLICY_LIMIT)
-
-/* Each hook with the policies that need it; hooks.c installs per policy. */
+/*
+ * Each hooked kernel function with its replacement. Which policies need
+ * which is in the policies' own lists (struct skm_policy_hooks, each in
+ * its <policy>.c); hooks.c installs per policy.
+ */
 static struct skm_hook skm_hooks[] = {
 	SKM_HOOK("__sk_mem_raise_allocated", skm_sk_mem_raise_allocated,
-		 &skm_sk_mem_raise_allocated_orig,
-		 SKM_THROTTLE | SKM_EXCLUSIVE | SKM_LIMIT),
+		 &skm_sk_mem_raise_allocated_orig),
 	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
-		 &skm_sk_mem_reduce_allocated_orig, SKM_EXCLUSIVE),
+		 &skm_sk_mem_reduce_allocated_orig),
 	SKM_HOOK(SKM_SK_CHARGE_SYM, skm_mem_cgroup_charge_skmem,
-		 &skm_mem_cgroup_charge_skmem_orig, SKM_THROTTLE | SKM_LIMIT),
+		 &skm_mem_cgroup_charge_skmem_orig),
 	SKM_HOOK("sk_forced_mem_schedule", skm_sk_forced_mem_schedule,
-		 &skm_sk_forced_mem_schedule_orig, SKM_EXCLUSIVE),
+		 &skm_sk_forced_mem_schedule_orig),
 	SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
-		 &skm_mem_cgroup_sk_alloc_orig, SKM_EXCLUSIVE),
+		 &skm_mem_cgroup_sk_alloc_orig),
 	SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
-		 &skm_mem_cgroup_sk_free_orig, SKM_EXCLUSIVE),
+		 &skm_mem_cgroup_sk_free_orig),
 	SKM_HOOK(SKM_ACCEPT_SYM, skm_inet_csk_accept,
-		 &skm_inet_csk_accept_orig, SKM_EXCLUSIVE),
+		 &skm_inet_csk_accept_orig),
 	/* Also called by exclusive accounting, hooked or not */
 	SKM_HOOK(SKM_SK_UNCHARGE_SYM, skm_mem_cgroup_uncharge_skmem,
-		 &skm_mem_cgroup_uncharge_skmem_orig, SKM_LIMIT),
-	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig,
-		 SKM_THROTTLE),
+		 &skm_mem_cgroup_uncharge_skmem_orig),
+	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
 #ifdef SKM_FAMILY_7_3
 	/* Both LRUs (module/vmscan_compat.h) */
 	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_apply_proportional_protection,
-		 &skm_apply_proportional_protection_orig, SKM_RECLAIM),
+		 &skm_apply_proportional_protection_orig),
 #else
 	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_mem_cgroup_size,
-		 &skm_mem_cgroup_size_orig, SKM_RECLAIM),
-	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig,
-		 SKM_RECLAIM),
+		 &skm_mem_cgroup_size_orig),
+	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig),
 #endif
 	/* Waiting list entries take effect (cglist.h) */
 	SKM_HOOK("mem_cgroup_css_online", skm_mem_cgroup_css_online,
-		 &skm_mem_cgroup_css_online_orig,
-		 SKM_THROTTLE | SKM_EXCLUSIVE | SKM_LIMIT),
+		 &skm_mem_cgroup_css_online_orig),
 	/* Frees our state of a memcg: whatever made it */
 	SKM_HOOK("mem_cgroup_css_free", skm_mem_cgroup_css_free,
-		 &skm_mem_cgroup_css_free_orig, SKM_POLICIES_ALL),
+		 &skm_mem_cgroup_css_free_orig),
+};
+
+static const struct skm_policy_hooks *const skm_policy_hooks[] = {
+	&skm_throttle_hooks,
+	&skm_excl_hooks,
+	&skm_reclaim_hooks,
+	&skm_limit_hooks,
 };
 
 static int __init skmemcg_init(void)
@@ -87,7 +92,10 @@ static int __init skmemcg_init(void)
 	ret = skm_ksym_init();
 	if (ret)
 		return ret;
-	ret = skm_hooks_init(skm_hooks, ARRAY_SIZE(skm_hooks));
+	/* One list per policy that hooks (pcpu_rsv hooks nothing). */
+	BUILD_BUG_ON(ARRAY_SIZE(skm_policy_hooks) != SKM_POLICY_NR);
+	ret = skm_hooks_init(skm_hooks, ARRAY_SIZE(skm_hooks), skm_policy_hooks,
+			     ARRAY_SIZE(skm_policy_hooks));
 	if (ret)
 		return ret;
 	ret = skm_hook_time_init();

@@ -18,7 +18,7 @@
  * (mem_cgroup_sk_charge(sk, ...)). skm_charge_target(sk) is what the
  * kernel's function takes, a SKM_CHARGE_TARGET *; SKM_SK_CHARGE_SYM and
  * SKM_SK_UNCHARGE_SYM name it. The replacement's prototype follows
- * (sock_hooks.h).
+ * (sock_charge.h).
  */
 #ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
 #define SKM_SK_CHARGE_SYM	"mem_cgroup_sk_charge"

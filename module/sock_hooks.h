@@ -12,9 +12,6 @@
 
 int skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt, int kind);
 void skm_sk_mem_reduce_allocated(struct sock *sk, int amount);
-/* The memcg side of a charge (SKM_SK_CHARGE_SYM; see sock_compat.h) */
-bool skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
-				 unsigned int nr_pages, gfp_t gfp_mask);
 void skm_sk_forced_mem_schedule(struct sock *sk, int size);
 void skm_mem_cgroup_sk_alloc(struct sock *sk);
 void skm_mem_cgroup_sk_free(struct sock *sk);
@@ -28,25 +25,12 @@ struct sock *skm_inet_csk_accept(struct sock *sk, struct proto_accept_arg *arg);
 struct sock *skm_inet_csk_accept(struct sock *sk, int flags, int *err, bool kern);
 #endif
 
-/* The memcg side of an uncharge (SKM_SK_UNCHARGE_SYM) */
-void skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
-				   unsigned int nr_pages);
-
-/*
- * The same two for @sk, for a caller already inside a replacement (whose
- * skm_hook_enter() covers them): memcg-exclusive accounting.
- */
-bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask);
-void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages);
-
 /* The kernel's own functions, called at their real entry (see hooks.c). */
 extern const struct skm_orig skm_sk_mem_raise_allocated_orig;
 extern const struct skm_orig skm_sk_mem_reduce_allocated_orig;
-extern const struct skm_orig skm_mem_cgroup_charge_skmem_orig;
 extern const struct skm_orig skm_sk_forced_mem_schedule_orig;
 extern const struct skm_orig skm_mem_cgroup_sk_alloc_orig;
 extern const struct skm_orig skm_mem_cgroup_sk_free_orig;
 extern const struct skm_orig skm_inet_csk_accept_orig;
-extern const struct skm_orig skm_mem_cgroup_uncharge_skmem_orig;
 
 #endif /* _SKMEMCG_SOCK_HOOKS_H */

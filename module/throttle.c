@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Socket throttling under memcg pressure (seed 000): the glue between the
- * pure policy in pressure.c and the kernel. See pressure.h for the model.
+ * pure policy in throttle_policy.c and the kernel. See throttle_policy.h for
+ * the model.
  *
- * Called from the replacements in sock_hooks.c and reclaim_hooks.c, only
+ * Called from the replacements in sock_hooks.c and memcg_hooks.c, only
  * while the "throttle" knob is on (a static branch there).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -16,12 +17,13 @@
 #include <net/sock.h>
 
 #include "cglist.h"
+#include "hooks.h"
 #include "knobs.h"
 #include "memcg_state.h"
-#include "pressure.h"
 #include "sock_compat.h"
 #include "stats.h"
 #include "throttle.h"
+#include "throttle_policy.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -34,7 +36,26 @@ struct skm_cglist skm_throttle_cgroups =
 	SKM_CGLIST_INIT("throttle_cgroups", false);
 
 /*
- * The quiet fast path (pressure.h): jiffies of the last reclaim pass
+ * Its hooks: the charges it suppresses (sock_hooks.c, sock_charge.c),
+ * vmpressure() as a pressure source, and for throttle_cgroups and the
+ * per-memcg state a cgroup's coming (waiting entries) and going.
+ */
+static const char *const skm_throttle_funcs[] = {
+	"__sk_mem_raise_allocated",
+	SKM_SK_CHARGE_SYM,
+	"vmpressure",
+	"mem_cgroup_css_online",
+	"mem_cgroup_css_free",
+};
+
+const struct skm_policy_hooks skm_throttle_hooks = {
+	.policy = SKM_POLICY_THROTTLE,
+	.funcs = skm_throttle_funcs,
+	.nr = ARRAY_SIZE(skm_throttle_funcs),
+};
+
+/*
+ * The quiet fast path (throttle_policy.h): jiffies of the last reclaim pass
  * vmpressure() reported while throttling was on, and until when some memcg
  * holds a level. Written only under reclaim or pressure, read per charge.
  */

@@ -25,4 +25,8 @@ void skm_throttle_wake(void);
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			     unsigned long scanned, unsigned long reclaimed);
 
+struct skm_policy_hooks;
+/* The kernel functions this policy needs hooked (hooks.h) */
+extern const struct skm_policy_hooks skm_throttle_hooks;
+
 #endif /* _SKMEMCG_THROTTLE_H */

@@ -7,7 +7,7 @@
  *
  * The reclaim policy reads three things from it: memcg_low_reclaim (which
  * pass this is), and priority and reclaim_idx, which are range-checked to
- * catch a layout that does not match (see reclaim_hooks.c). Every reclaim
+ * catch a layout that does not match (see reclaim.c). Every reclaim
  * entry point sets current->reclaim_state to &sc->reclaim_state, which is
  * how the mem_cgroup_size() hook finds the scan_control it runs under.
  */

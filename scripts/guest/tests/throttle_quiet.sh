@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The quiet fast path (pressure.h): with no reclaim reported for a window
+# The quiet fast path (throttle_policy.h): with no reclaim reported for a window
 # and no level held, a charge consults only the headroom source, with no
 # per-memcg lookup. Traffic without pressure must take it; and a socket
 # burst that starts on it (seed 000's scenario, lib_burst.sh) must still be

@@ -46,8 +46,8 @@
 #include "compat.h"
 #include "knobs.h"
 #include "ksym.h"
+#include "pcpu.h"
 #include "pcpu_policy.h"
-#include "pcpu_rsv.h"
 #include "stats.h"
 
 /* tcp_prot's reserve is shared by TCPv6, udp_prot's by UDPv6 and UDP-Lite. */

@@ -49,8 +49,8 @@
  *
  * Everything here is pure: inputs by value, no globals.
  */
-#ifndef _SKMEMCG_PRESSURE_H
-#define _SKMEMCG_PRESSURE_H
+#ifndef _SKMEMCG_THROTTLE_POLICY_H
+#define _SKMEMCG_THROTTLE_POLICY_H
 
 #include <linux/bits.h>
 #include <linux/types.h>
@@ -126,4 +126,4 @@ unsigned int skm_raise_decide(struct skm_raise_in in);
 int skm_sources_parse(const char *buf, unsigned int *sources);
 int skm_sources_print(unsigned int sources, char *buf, size_t size);
 
-#endif /* _SKMEMCG_PRESSURE_H */
+#endif /* _SKMEMCG_THROTTLE_POLICY_H */

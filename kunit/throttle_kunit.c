@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for pressure.c: each source's levels at their boundaries, and
+ * KUnit tests for throttle_policy.c: each source's levels at their boundaries, and
  * the throttle decision of __sk_mem_raise_allocated() as a table, plus its
  * invariants over every combination of its inputs.
  */
@@ -8,7 +8,7 @@
 #include <linux/errno.h>
 #include <linux/limits.h>
 
-#include "pressure.h"
+#include "throttle_policy.h"
 
 /* vmpressure: pressure = (scale - reclaimed * scale / scanned) * 100 / scale */
 struct skm_vmpr_case {
@@ -448,9 +448,9 @@ static struct kunit_case skm_pressure_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite skm_pressure_test_suite = {
-	.name = "skmemcg_pressure",
+static struct kunit_suite skm_throttle_test_suite = {
+	.name = "skmemcg_throttle",
 	.test_cases = skm_pressure_test_cases,
 };
 
-kunit_test_suite(skm_pressure_test_suite);
+kunit_test_suite(skm_throttle_test_suite);

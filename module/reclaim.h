@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _SKMEMCG_RECLAIM_HOOKS_H
-#define _SKMEMCG_RECLAIM_HOOKS_H
+#ifndef _SKMEMCG_RECLAIM_H
+#define _SKMEMCG_RECLAIM_H
 
 #include <linux/memcontrol.h>
 
@@ -26,4 +26,8 @@ extern const struct skm_orig skm_apply_proportional_protection_orig;
 extern const struct skm_orig skm_mem_cgroup_size_orig;
 extern const struct skm_orig skm_evict_folios_orig;
 
-#endif /* _SKMEMCG_RECLAIM_HOOKS_H */
+struct skm_policy_hooks;
+/* The kernel functions this policy needs hooked (hooks.h) */
+extern const struct skm_policy_hooks skm_reclaim_hooks;
+
+#endif /* _SKMEMCG_RECLAIM_H */

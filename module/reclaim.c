@@ -51,7 +51,7 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "memcg_state.h"
-#include "reclaim_hooks.h"
+#include "reclaim.h"
 #include "reclaim_policy.h"
 #include "stats.h"
 
@@ -67,6 +67,25 @@ SKM_CHECK_PROTO(mem_cgroup_size, skm_mem_cgroup_size);
 #ifndef SKM_FAMILY_7_3
 SKM_DEFINE_ORIG(evict_folios, skm_evict_folios);
 #endif
+
+/*
+ * Its hooks: where the kernel scales a protected memcg's scan (both LRUs
+ * on 7.x; the classic LRU on 6.x, with MGLRU's batches), and the
+ * per-memcg state's going.
+ */
+static const char *const skm_reclaim_funcs[] = {
+	SKM_RECLAIM_SIZE_SYM,
+#ifndef SKM_FAMILY_7_3
+	"evict_folios",
+#endif
+	"mem_cgroup_css_free",
+};
+
+const struct skm_policy_hooks skm_reclaim_hooks = {
+	.policy = SKM_POLICY_RECLAIM,
+	.funcs = skm_reclaim_funcs,
+	.nr = ARRAY_SIZE(skm_reclaim_funcs),
+};
 
 /*
  * A scan_control whose fields are out of range is not one: the replicated

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _SKMEMCG_PCPU_RSV_H
-#define _SKMEMCG_PCPU_RSV_H
+#ifndef _SKMEMCG_PCPU_H
+#define _SKMEMCG_PCPU_H
 
 #include <linux/types.h>
 
@@ -17,4 +17,4 @@ bool skm_pcpu_rsv_settable(void);
 void skm_pcpu_reconfigure(void);
 void skm_pcpu_show_stats(struct seq_file *m);
 
-#endif /* _SKMEMCG_PCPU_RSV_H */
+#endif /* _SKMEMCG_PCPU_H */

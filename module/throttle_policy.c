@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Socket throttling under memcg pressure: the pure part of the policy. See
- * pressure.h for the model.
+ * throttle_policy.h for the model.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 
-#include "pressure.h"
+#include "throttle_policy.h"
 
 /**
  * skm_vmpressure_level() - level of one closed vmpressure window

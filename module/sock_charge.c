@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memcg side of a socket's charge and uncharge, as the policies want
+ * it: mem_cgroup_charge_skmem() and mem_cgroup_uncharge_skmem()
+ * (mm/memcontrol.c; mem_cgroup_sk_charge() and mem_cgroup_sk_uncharge() on
+ * 7.x). Throttling sets the charge's gfp (throttle.c), sock_limits counts
+ * both (limit.c). The replacements of the two kernel functions are here,
+ * and so are the same two steps for memcg-exclusive accounting
+ * (exclusive.c), which charges from inside its own replacements in
+ * sock_hooks.c: this file is what both build on, so neither includes the
+ * other.
+ */
+#include <linux/static_call.h>
+
+#include "hooks.h"
+#include "knobs.h"
+#include "limit.h"
+#include "sock_charge.h"
+#include "throttle.h"
+
+SKM_DEFINE_ORIG(mem_cgroup_charge_skmem, skm_mem_cgroup_charge_skmem);
+
+SKM_DEFINE_ORIG(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem);
+
+#ifdef SKM_HAVE_MEM_CGROUP_SK_CHARGE
+SKM_CHECK_PROTO(mem_cgroup_sk_charge, skm_mem_cgroup_charge_skmem);
+SKM_CHECK_PROTO(mem_cgroup_sk_uncharge, skm_mem_cgroup_uncharge_skmem);
+#else
+SKM_CHECK_PROTO(mem_cgroup_charge_skmem, skm_mem_cgroup_charge_skmem);
+SKM_CHECK_PROTO(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem);
+#endif
+
+/*
+ * The memcg side of a charge and an uncharge as the policies want them:
+ * throttling's gfp, then the kernel's function, then sock_limits' count.
+ * With a frame (@f), the kernel's part is timed as a hook's original; the
+ * exclusive paths call them without one from inside their own replacement.
+ */
+static __always_inline bool skm_charge(SKM_CHARGE_TARGET *target,
+				       unsigned int nr_pages, gfp_t gfp_mask,
+				       struct skm_hook_frame *f)
+{
+	bool ret;
+
+	if (static_branch_unlikely(&skm_throttle_key))
+		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
+	if (f)
+		skm_hook_orig_in(f);
+	ret = static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages, gfp_mask);
+	if (f)
+		skm_hook_orig_out(f);
+	if (ret && skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_charged(skm_charge_memcg(target), nr_pages);
+	return ret;
+}
+
+static __always_inline void skm_uncharge(SKM_CHARGE_TARGET *target,
+					 unsigned int nr_pages,
+					 struct skm_hook_frame *f)
+{
+	if (f)
+		skm_hook_orig_in(f);
+	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
+	if (f)
+		skm_hook_orig_out(f);
+	if (skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+}
+
+/* mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x */
+bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
+					 unsigned int nr_pages, gfp_t gfp_mask)
+{
+	struct skm_hook_frame f;
+	bool ret;
+
+	skm_hook_enter(&f);
+	ret = skm_charge(target, nr_pages, gfp_mask, &f);
+	skm_hook_exit(&f, SKM_HOOK_CHARGE);
+	return ret;
+}
+
+/*
+ * mem_cgroup_uncharge_skmem() on 6.x, mem_cgroup_sk_uncharge() on 7.x:
+ * hooked for sock_limits' count.
+ */
+void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
+					   unsigned int nr_pages)
+{
+	struct skm_hook_frame f;
+
+	skm_hook_enter(&f);
+	skm_uncharge(target, nr_pages, &f);
+	skm_hook_exit(&f, SKM_HOOK_UNCHARGE);
+}
+
+/*
+ * Called by memcg-exclusive accounting from inside the raise, reduce and
+ * forced-schedule replacements: their frame holds the SRCU read side, so
+ * the charge needs no second one.
+ */
+bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
+{
+	return skm_charge(skm_charge_target(sk), nr_pages, gfp_mask, NULL);
+}
+
+void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages)
+{
+	skm_uncharge(skm_charge_target(sk), nr_pages, NULL);
+}
