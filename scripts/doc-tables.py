@@ -228,12 +228,19 @@ def t_reload(ks, out):
             re.search(r'^flip \d+: (\S+) in ([\d.]+)s', l) for l in ls) if m]
         need(cyc and flips, src + ': cycles and flips')
         slow = max(flips)
-        rows.append('| %s | %s s | %s s | %.2f-%.2f s (%d cycles), median %.2f s | %s s | %.2f s (`%s`) |' % (
+        # The syscalls alone (skm-rmmod, skm-write -t; lines from before
+        # them read "-").
+        sys_line = [l for l in ls if l.startswith('the syscalls alone:')]
+        sys_m = sys_line and re.search(
+            r'delete_module\(2\) under traffic ([\d.]+)s \(idle ([\d.]+)s\); '
+            r"slowest flip's write\(2\) ([\d.]+)s \(exclusive=0 idle ([\d.]+)s\)", sys_line[-1])
+        sys_cells = ('%s s (idle %s s) | %s s (idle %s s)' % sys_m.groups()) if sys_m else '- | -'
+        rows.append('| %s | %s s | %s s | %.2f-%.2f s (%d cycles), median %.2f s | %s s | %.2f s (`%s`) | %s |' % (
             label(k), idle.group(1), idle.group(3), min(cyc), max(cyc), len(cyc),
-            statistics.median(cyc), idle.group(2), slow[0], slow[1]))
-    return ['vm-<kver>-reload/console.log, lines idle:, cycle N: unloaded in, flip N:'], [
-        '| kernel | idle `modprobe` | idle `rmmod` | `rmmod` under traffic | idle `exclusive=0` | slowest policy flip under traffic |',
-        '|---|---|---|---|---|---|'] + rows
+            statistics.median(cyc), idle.group(2), slow[0], slow[1], sys_cells))
+    return ['vm-<kver>-reload/console.log, lines idle:, cycle N: unloaded in, flip N:, the syscalls alone:'], [
+        '| kernel | idle `modprobe` | idle `rmmod` | `rmmod` under traffic | idle `exclusive=0` | slowest policy flip under traffic | slowest `delete_module(2)` alone | slowest flip\'s `write(2)` alone |',
+        '|---|---|---|---|---|---|---|---|'] + rows
 
 
 def t_compare(ks, out):

@@ -95,13 +95,25 @@ t=$(now)
 # shellcheck disable=SC2086
 modprobe skmemcg $ALL_POLICIES || fail "idle modprobe skmemcg"
 t_load=$(secs_since "$t")
+# Each write and unload is timed twice: by this shell, which counts the
+# process starts around it (up to a second each under the traffic), and by
+# skm-write -t and skm-rmmod, which time the write(2) or delete_module(2)
+# alone: what skmemcg and the kernel take.
 t=$(now)
-echo 0 > $PAR/exclusive || fail "idle exclusive=0"
+r=$(printf 0 | skm-write -t $PAR/exclusive)
 t_off_idle=$(secs_since "$t")
+# shellcheck disable=SC2086 # the result, then seconds
+set -- $r
+[ "$1" = ok ] || fail "idle exclusive=0: $r"
+s_off_idle=$2
 t=$(now)
-rmmod skmemcg || fail "idle rmmod skmemcg"
+r=$(skm-rmmod skmemcg)
 t_rmmod_idle=$(secs_since "$t")
-note "idle: modprobe ${t_load}s, exclusive=0 ${t_off_idle}s, rmmod ${t_rmmod_idle}s ($(dmesg | grep 'skmemcg: unloaded:' | tail -n 1 | sed 's/.*unloaded: //'))"
+# shellcheck disable=SC2086 # the result, then seconds
+set -- $r
+[ "$1" = ok ] || fail "idle rmmod skmemcg: $r"
+s_rmmod_idle=$2
+note "idle: modprobe ${t_load}s, exclusive=0 ${t_off_idle}s, rmmod ${t_rmmod_idle}s (write(2) ${s_off_idle}s, delete_module(2) ${s_rmmod_idle}s; $(dmesg | grep 'skmemcg: unloaded:' | tail -n 1 | sed 's/.*unloaded: //'))"
 
 # The background: each loop in a cgroup of its own, stopped by cgroup.kill.
 for c in cyc_tcp cyc_udp cyc_press cyc_acc cyc_churn; do
@@ -168,11 +180,15 @@ while [ $cycle -lt "$SKM_CYCLES" ]; do
 	# (said before the unload, so that a hung rmmod leaves its cycle's story)
 	note "cycle $cycle: loaded with$params; changed$changes"
 	t=$(now)
-	rmmod skmemcg || fail "cycle $cycle: rmmod (refcnt $(cat /sys/module/skmemcg/refcnt))"
-	[ -d /sys/module/skmemcg ] && fail "cycle $cycle: /sys/module/skmemcg still there after rmmod"
+	r=$(skm-rmmod skmemcg)
 	t_unload=$(secs_since "$t")
-	note "cycle $cycle: unloaded in ${t_unload}s ($(dmesg | grep 'skmemcg: unloaded:' | tail -n 1 | sed 's/.*unloaded: //'))"
+	# shellcheck disable=SC2086 # the result, then seconds
+	set -- $r
+	[ "$1" = ok ] || fail "cycle $cycle: rmmod: $r (refcnt $(cat /sys/module/skmemcg/refcnt))"
+	[ -d /sys/module/skmemcg ] && fail "cycle $cycle: /sys/module/skmemcg still there after rmmod"
+	note "cycle $cycle: unloaded in ${t_unload}s (delete_module(2) ${2}s; $(dmesg | grep 'skmemcg: unloaded:' | tail -n 1 | sed 's/.*unloaded: //'))"
 	unload_max=$(awk -v a="$t_unload" -v m="${unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
+	s_unload_max=$(awk -v a="$2" -v m="${s_unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
 	rnd 10
 	sleep "0.$R"
 done
@@ -197,20 +213,27 @@ while [ $flip -lt "$SKM_FLIPS" ]; do
 	pick "$DBG" "$PAR"
 	dir=$R
 	t=$(now)
-	r=$(printf '%s' "$v" | skm-write "$dir/$k")
+	r=$(printf '%s' "$v" | skm-write -t "$dir/$k")
 	t_flip=$(secs_since "$t")
-	expect_eq "flip $flip: $dir/$k <- $v" "$r" ok
+	# shellcheck disable=SC2086 # the result, then seconds
+	set -- $r
+	expect_eq "flip $flip: $dir/$k <- $v" "$1" ok
 	expect_eq "flip $flip: hooked after $k=$v" "$(hooked_names)" "$(expected_hooks)"
-	note "flip $flip: $k=$v in ${t_flip}s, $(skm_stat hooks_installed) hooks"
+	note "flip $flip: $k=$v in ${t_flip}s (write(2) ${2}s), $(skm_stat hooks_installed) hooks"
 	flip_max=$(awk -v a="$t_flip" -v m="${flip_max:-0}" 'BEGIN { print (a > m ? a : m) }')
+	s_flip_max=$(awk -v a="$2" -v m="${s_flip_max:-0}" 'BEGIN { print (a > m ? a : m) }')
 	rnd 10
 	sleep "0.$R"
 done
 t=$(now)
-rmmod skmemcg || fail "flips: rmmod"
+r=$(skm-rmmod skmemcg)
 t_unload=$(secs_since "$t")
-note "flips: rmmod after them in ${t_unload}s"
+# shellcheck disable=SC2086 # the result, then seconds
+set -- $r
+[ "$1" = ok ] || fail "flips: rmmod: $r"
+note "flips: rmmod after them in ${t_unload}s (delete_module(2) ${2}s)"
 unload_max=$(awk -v a="$t_unload" -v m="${unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
+s_unload_max=$(awk -v a="$2" -v m="${s_unload_max:-0}" 'BEGIN { print (a > m ? a : m) }')
 
 kill $churn $watch
 wait $churn $watch 2> /dev/null
@@ -233,6 +256,7 @@ while :; do
 	sleep 0.1
 done
 note "slowest rmmod under traffic: ${unload_max}s (idle ${t_rmmod_idle}s); slowest of $SKM_FLIPS policy flips: ${flip_max}s (exclusive=0 idle ${t_off_idle}s)"
+note "the syscalls alone: slowest delete_module(2) under traffic ${s_unload_max}s (idle ${s_rmmod_idle}s); slowest flip's write(2) ${s_flip_max}s (exclusive=0 idle ${s_off_idle}s)"
 note "after $SKM_CYCLES cycles: TCP mem $tcp0 -> $tcp, UDP mem $udp0 -> $udp pages (slack $slack)"
 # memory.stat is flushed from per-CPU deltas every 2 s by a deferrable
 # timer (which an idle CPU may never fire), or on a read once enough updates
