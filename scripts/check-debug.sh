@@ -92,7 +92,12 @@ run_stage() {
 			-e "BENCH_REPEATS=1 BENCH_THREADS=1 BENCH_SECS=1 BENCH_RR_N=500 ICOUNT_REPEATS=1 ICOUNT_MIB=16 ICOUNT_RR=2000 ICOUNT_CRR=200 ICOUNT_CONFIGS=none:off:all" \
 			-t "$(around bench)" ;;
 	reclaim)
-		counted debug-vm-reclaim "$vm" -q -a "$rcu_args" -w debug-reclaim -T $((1500 * slow)) -t "$(around reclaim)" ;;
+		# The reclaim hooks under the sanitizers, every policy on both
+		# LRUs; the curves' shapes only where A holds its working set
+		# (reclaim_curves.sh: at a4668f3 A held 40-56 MiB of 64 at
+		# full protection here, and one shape check failed by noise).
+		counted debug-vm-reclaim "$vm" -q -a "$rcu_args" -w debug-reclaim -T $((1500 * slow)) \
+			-e "RECLAIM_PREMISE=soft" -t "$(around reclaim)" ;;
 	lockdown)
 		# (debugfs, kmemleak's file included, is closed under lockdown)
 		counted debug-vm-lockdown "$vm" -q -a "$rcu_args" -w debug-lockdown -T $((300 * slow)) \

@@ -22,6 +22,13 @@
 # a colon ("seed:reclaim_dither=0" loads reclaim_policy=seed reclaim_dither=0).
 # Each measurement prints an "RC" line, which scripts/reclaim-plot.sh turns
 # into a PNG.
+#
+# The shapes presume A holds its working set under full protection: at
+# low = 72 its usage at least RECLAIM_PREMISE_MIB (58) for every policy
+# (stock kernels: 63-64 MiB in every run). RECLAIM_PREMISE=hard (default)
+# fails when it does not; soft (make check-debug) notes it and judges no
+# shape on that LRU, only full protection above W: on the debug kernel the
+# readers, slowed by KASAN, kept A at 40-56 MiB at low = 72 (2026-12-03).
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -215,10 +222,21 @@ fi
 
 # use LRU POLICY LOW: A's usage then, MiB
 use() { awk -v l="$1" -v p="$2" -v m="$3" '$2 == l && $3 == p && $4 == m { print $5 }' /tmp/curves; }
+PREMISE_MIB=${RECLAIM_PREMISE_MIB:-58}
 for lru in $LRUS; do
 	for pol in $POLICIES; do
 		[ "$(pct $lru $pol 72)" -le 10 ] || fail "$lru $pol: $(pct $lru $pol 72)% at low > W"
 	done
+	short=""
+	for pol in $POLICIES; do
+		[ "$(use $lru $pol 72)" -ge "$PREMISE_MIB" ] || short="$short $pol:$(use $lru $pol 72)"
+	done
+	if [ -n "$short" ]; then
+		what="$lru: A below $PREMISE_MIB MiB under full protection (low 72; policy:MiB$short)"
+		[ "${RECLAIM_PREMISE:-hard}" = soft ] || fail "$what"
+		note "$what: no shape judged on $lru (RECLAIM_PREMISE=soft)"
+		continue
+	fi
 	cliff_use=$(use $lru cliff 42)
 	for pol in seed linear; do
 		[ "$(pct $lru $pol 14)" -ge $(( $(pct $lru $pol 60) + 20 )) ] ||
