@@ -8,8 +8,10 @@
 #
 # burst_run CONFIG: CONFIG is stock (no module), high (memory.high
 # BURST_HIGH_MB, no module: 72 MiB is what it takes here to avoid the kill),
-# skmemcg (modprobe skmemcg throttle=1) or off (modprobe skmemcg throttle=0,
-# which must behave as stock). Prints one line:
+# skmemcg (modprobe skmemcg throttle=1), off (modprobe skmemcg throttle=0,
+# which must behave as stock) or free (no memory.max, no module: what the
+# burst costs the hog in CPU alone, with no memory limit to slow it).
+# Prints one line:
 #   config=C oom_kills=N hog_quiet=R hog_burst=R hog_pct=P sent_mib=M
 #   udp_quiet=R udp_burst=R throttled_tx=N throttled_rx=N
 # hog_* and udp_* are per second; hog_pct is hog_burst as a percentage of
@@ -41,7 +43,7 @@ burst_run() {
 	echo 16777216 > /proc/sys/net/core/rmem_max
 	echo 16777216 > /proc/sys/net/core/wmem_max
 	mkdir "$cg" || fail "mkdir $cg"
-	echo $((BURST_MAX_MB << 20)) > "$cg/memory.max"
+	[ "$config" = free ] || echo $((BURST_MAX_MB << 20)) > "$cg/memory.max"
 	[ "$config" = high ] && echo $((BURST_HIGH_MB << 20)) > "$cg/memory.high"
 	if [ "$config" = off ]; then
 		modprobe skmemcg throttle=0 || fail "modprobe skmemcg throttle=0"
