@@ -50,9 +50,11 @@ burst_run() {
 	fi
 	if [ "$config" = skmemcg ]; then
 		modprobe skmemcg throttle=1 || fail "modprobe skmemcg throttle=1"
+	fi
+	case $config in skmemcg|off)
 		tx0=$(skm_stat throttled_tx)
 		rx0=$(skm_stat throttled_rx)
-	fi
+	esac
 	kills0=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events")
 
 	total=$((BURST_QUIET_S + BURST_S))
@@ -86,11 +88,11 @@ burst_run() {
 	udpq=$(field received /tmp/udpq.out)
 	udpb=$(field received /tmp/udpb.out)
 	tx=0 rx=0
-	if [ "$config" = skmemcg ]; then
+	case $config in skmemcg|off)
 		tx=$(( $(skm_stat throttled_tx) - tx0 ))
 		rx=$(( $(skm_stat throttled_rx) - rx0 ))
-	fi
-	case $config in skmemcg|off) rmmod skmemcg || fail "rmmod skmemcg" ;; esac
+		rmmod skmemcg || fail "rmmod skmemcg"
+	esac
 	echo "config=$config oom_kills=$kills hog_quiet=$hog_quiet hog_burst=$hog_burst" \
 	     "hog_pct=$(awk -v a="$hog_burst" -v b="$hog_quiet" 'BEGIN { printf "%d", (b > 0 ? 100 * a / b : 0) }')" \
 	     "sent_mib=$(( ${sent:-0} >> 20 ))" \

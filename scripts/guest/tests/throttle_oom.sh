@@ -3,6 +3,12 @@
 # avoids them by slowing the whole cgroup, skmemcg avoids them by throttling
 # only the sockets. Configurations interleaved, BURST_ROUNDS rounds each;
 # one run with the module loaded but throttle=0 must be killed like stock.
+# That run asks only whether the burst is killed, so its burst lasts
+# BURST_OFF_S (30 s, against BURST_S 8 s): the burst is bounded in time, and
+# a guest slowed by its host may not reach memory.max in 8 s. On 7.3 with
+# three guests on two cores (2026-12-03) it ran at 40% of its usual speed,
+# sent 17 MiB and was not killed: memory.max (96 MiB) is reached when the
+# unread queues (8 x 4 MiB) fill on top of the hog's 64 MiB.
 #
 # "free" (no memory.max; "unlimited" in the notes) is the reference: what
 # the burst costs the hog in CPU alone. Comparing skmemcg with memory.high
@@ -23,7 +29,11 @@ while [ $i -lt "$rounds" ]; do
 	configs="free stock high skmemcg"
 	[ $i -eq 0 ] && configs="$configs off"
 	for config in $configs; do
-		line=$(burst_run $config)
+		if [ "$config" = off ]; then
+			line=$(BURST_S=${BURST_OFF_S:-30}; burst_run off)
+		else
+			line=$(burst_run "$config")
+		fi
 		echo "$line"
 		# burst_run runs in a subshell: its fail() ends only that.
 		case $line in *FAIL:*) fail "round $i, $config: ${line#*FAIL: }" ;; esac
@@ -52,7 +62,10 @@ note "throttled: tx $(sum skmemcg throttled_tx), rx $(sum skmemcg throttled_rx);
 [ "$stock_runs_killed" -eq "$rounds" ] ||
 	fail "stock was OOM-killed in only $stock_runs_killed of $rounds runs: the scenario does not reproduce"
 expect_eq "OOM kills with skmemcg" "$(sum skmemcg oom_kills)" 0
-[ "$(sum off oom_kills)" -gt 0 ] || fail "with throttle=0 the module did not behave as stock (no kill)"
+[ "$(sum off oom_kills)" -gt 0 ] ||
+	fail "with throttle=0 the module did not behave as stock (no kill; the burst sent $(sum off sent_mib) MiB)"
+expect_eq "allocations suppressed with throttle=0" \
+	"$(( $(sum off throttled_tx) + $(sum off throttled_rx) ))" 0
 [ "$(min skmemcg sent_mib)" -gt 0 ] || fail "senders made no progress under skmemcg"
 [ $(( $(sum skmemcg throttled_tx) + $(sum skmemcg throttled_rx) )) -gt 0 ] ||
 	fail "skmemcg throttled nothing"
