@@ -39,8 +39,8 @@ ip link set lo up 2> /dev/null
 # server_start CGROUP / server_stop: an iperf3 server in the bench cgroup,
 # listening on 5201 (0x1451) before server_start returns.
 server_start() {
-	in_cgroup "$1" iperf3 -s -p 5201 > /dev/null 2>&1 &
-	srv=$!
+	in_cgroup_bg "$1" iperf3 -s -p 5201 > /dev/null 2>&1
+	srv=$bg
 	n=0
 	until grep -q ':1451 [0-9A-F]*:0000 0A' /proc/net/tcp /proc/net/tcp6 2> /dev/null; do
 		n=$((n + 1))

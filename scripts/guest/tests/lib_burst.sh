@@ -31,6 +31,14 @@ in_cgroup() {
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@"
 }
 
+# in_cgroup_bg CG CMD...: CMD in cgroup CG in the background, its pid in
+# $bg. Not "in_cgroup ... &": $! would be the subshell that runs the
+# function, and killing that leaves CMD running (busybox ash).
+in_cgroup_bg() {
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$@" &
+	bg=$!
+}
+
 # field NAME FILE: the value of NAME=value in the last line of FILE that has it.
 field() {
 	sed -n "s/.*\<$1=\([0-9.]*\).*/\1/p" "$2" | tail -n 1
@@ -106,13 +114,11 @@ burst_run() {
 
 # hold_start CG NAME [CONNS KIB]: skm-hold in CG (made if missing), CONNS
 # connections (default 4) each queueing KIB KiB (default 512) unread, its
-# output in /tmp/hold.NAME; its pid in $pid once it printed "ready". (Not
-# in_cgroup, a function: $! would be the subshell around it, not skm-hold.)
+# output in /tmp/hold.NAME; its pid in $pid once it printed "ready".
 hold_start() {
 	mkdir -p "$1"
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec skm-hold -c "$1" -k "$2"' "$1" \
-		"${3:-4}" "${4:-512}" > "/tmp/hold.$2" 2>&1 &
-	pid=$!
+	in_cgroup_bg "$1" skm-hold -c "${3:-4}" -k "${4:-512}" > "/tmp/hold.$2" 2>&1
+	pid=$bg
 	_n=0
 	until grep -qs ready "/tmp/hold.$2"; do
 		_n=$((_n + 1))

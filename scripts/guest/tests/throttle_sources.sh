@@ -18,8 +18,8 @@ source_case() {
 	cg=/sys/fs/cgroup/src_$src
 	mkdir "$cg"
 	echo $((40 << 20)) > "$cg/memory.high"
-	in_cgroup "$cg" skm-hog -r 41 -w 2 -t 30 > /dev/null &
-	hog=$!
+	in_cgroup_bg "$cg" skm-hog -r 41 -w 2 -t 30 > /dev/null
+	hog=$bg
 	i=0
 	until sh -c "$ready" || [ $i -ge 150 ]; do
 		sleep 0.1
