@@ -24,31 +24,18 @@ rxq() {
 }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
-# burst_start CONNS KIB: CONNS pairs in the cgroup sending KIB KiB buffers
-# without reading ($b), until burst_stop. Stopped, not timed: on the debug
-# kernel reading the sample's figures took 2.7 to 6.5 s, and a 4 s burst
-# had ended and closed its sockets before the last was read (5 samples in
-# 6, receive queues read as 0 in one, 2026-12-03).
-burst_start() {
-	: > /tmp/burst.out
-	in_cgroup_bg "$cg" skm-burst -c "$1" -b "$2" -t 600 > /tmp/burst.out
+# burst CONNS KIB: a burst in the cgroup ($b) until burst_end.
+burst() {
+	burst_start "$cg" /tmp/burst.out -c "$1" -b "$2"
 	b=$bg
 }
-# burst_kill: stop it, its sockets closed once this returns.
-burst_kill() {
-	[ -n "${b:-}" ] || return 0
-	{ kill "$b" && wait "$b"; } 2> /dev/null
+burst_end() {
+	burst_stop "$b" /tmp/burst.out
 	b=
-}
-# burst_running: it prints its total on its way out, then its sockets close.
-burst_running() { [ ! -s /tmp/burst.out ]; }
-burst_stop() {
-	burst_running || fail "the burst ended before it was stopped: $(cat /tmp/burst.out)"
-	burst_kill
 }
 
 # Restore tcp_mem, and stop a burst still running, however the case ends.
-trap 'burst_kill; tcp_mem_restore' EXIT
+trap '[ -z "${b:-}" ] || burst_kill "$b"; tcp_mem_restore' EXIT
 tcp_mem_tight
 cg=/sys/fs/cgroup/ex
 mkdir "$cg"
@@ -63,15 +50,15 @@ field_of() { echo "$1" | sed -n "s/.*\<$2=\([0-9-]*\).*/\1/p"; }
 sample() {
 	p0=$(pressures)
 	t0=$(uptime_s)
-	burst_start 16 1024
+	burst 16 1024
 	sleep 3
 	line="$1 sockstat_mem=$(sockstat_mem) memcg_sock=$(memcg_sock $cg)"
 	line="$line pressures=$(( $(pressures) - p0 )) rxq=$(rxq)"
 	line="$line exclusive_pages=$(skm_stat exclusive_pages)"
 	during=1
-	burst_running || during=0
+	burst_running /tmp/burst.out || during=0
 	echo "$line during=$during read_s=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
-	burst_kill
+	burst_kill "$b"
 }
 
 global=$(sample global)
@@ -95,7 +82,7 @@ expect_eq "exclusive: TCP memory pressures" "$(field_of "$excl" pressures)" 0
 
 # A socket created before the cgroup became exclusive stays global.
 printf '%s' '-/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
-burst_start 8 1024
+burst 8 1024
 sleep 1
 printf '+/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
 sleep 2
@@ -103,7 +90,7 @@ m=$(sockstat_mem)
 note "made before: sockstat_mem=$m exclusive_sockets=$(skm_stat exclusive_sockets)"
 [ "$m" -gt $((base + 100)) ] || fail "a socket made before turned exclusive"
 expect_eq "exclusive sockets" "$(skm_stat exclusive_sockets)" 0
-burst_stop
+burst_end
 
 # After close, everything is back (module loaded throughout).
 expect_baseline "after close"
@@ -111,16 +98,16 @@ expect_eq "exclusive pages after close" "$(skm_stat exclusive_pages)" 0
 
 # rmmod in the middle of exclusive traffic: pages handed back, then freed
 # by the stock kernel, to the baseline.
-burst_start 16 1024
+burst 16 1024
 sleep 2
 unload_holding
-burst_stop
+burst_end
 expect_baseline "after rmmod and close"
 
 # enabled=0 in the middle of exclusive traffic does the same as rmmod.
 load
 printf '+/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
-burst_start 16 1024
+burst 16 1024
 sleep 2
 held=$(skm_stat exclusive_pages)
 echo 0 > $PAR/enabled
@@ -128,7 +115,7 @@ note "enabled=0 with $held exclusive pages live: exclusive_pages=$(skm_stat excl
      "exclusive_sockets=$(skm_stat exclusive_sockets)"
 [ "$held" -gt 0 ] || fail "no exclusive pages before enabled=0"
 expect_eq "exclusive pages after enabled=0" "$(skm_stat exclusive_pages)" 0
-burst_stop
+burst_end
 expect_baseline "after enabled=0 and close"
 unload
 
@@ -151,22 +138,23 @@ none=$(lookup_ns)
 printf '+/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
 printf '%s' '-/ex_none' | skm-write $DBG/exclusive_cgroups > /dev/null
 rmdir /sys/fs/cgroup/ex_none
-burst_start 16 256
+in_cgroup "$cg" skm-burst -c 16 -b 256 -t 6 > /dev/null &
+lb=$!
 sleep 1
 live=$(lookup_ns)
 note "lookup cost per allocation (TCG ns, one clock read included): none exclusive: $none; exclusive (this socket too): $live"
-burst_stop
+wait $lb
 [ "$(field_of "$none" lookups)" -gt 0 ] || fail "no lookups counted"
 unload
 
 # The backstop: cap = 1000 x 50% = 500 pages of global + exclusive.
 load exclusive=1 exclusive_backstop_pct=50
-burst_start 16 1024
+burst 16 1024
 sleep 3
 pages=$(skm_stat exclusive_pages)
 stopped=$(skm_stat exclusive_backstopped)
 note "backstop 50%: exclusive_pages=$pages backstopped=$stopped sockstat_mem=$(sockstat_mem)"
-burst_stop
+burst_end
 [ "$stopped" -gt 0 ] || fail "the backstop suppressed nothing"
 [ "$pages" -le 700 ] || fail "exclusive pages $pages far past the 500-page cap"
 r=$(in_cgroup "$cg" skm-tcp -b 4) || fail "traffic did not recover after the burst"

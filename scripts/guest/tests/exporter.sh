@@ -60,13 +60,16 @@ load throttle=1 instrument=1 exclusive_cgroups=+/exp_ex sock_limits=+/exp_ex=512
 
 # Traffic in both (as throttle_state: 8 connections that do not read,
 # under 32 MiB, are throttled within seconds).
-in_cgroup "$lim" skm-burst -c 8 -b 4096 -t 10 > /dev/null &
-b1=$!
-in_cgroup "$ex" skm-burst -c 4 -b 256 -t 10 > /dev/null &
-b2=$!
 # Under traffic: 3 s in, and once /exp_ex has its sockets (a loaded host
-# once had none 3 s in; the bursts last 10 s, so that a slow exporter run
-# still sees them: once under load it saw none, the sockets just closed).
+# once had none 3 s in). The bursts run until stopped: with a 10 s burst
+# a slow exporter run once saw no exclusive socket, the sockets just
+# closed (and once on the debug kernel with a third guest beside it,
+# 2026-12-03).
+trap 'for p in ${b1:-} ${b2:-}; do burst_kill "$p"; done' EXIT
+burst_start "$lim" /tmp/burst.lim -c 8 -b 4096
+b1=$bg
+burst_start "$ex" /tmp/burst.ex -c 4 -b 256
+b2=$bg
 sleep 3
 n=0
 until [ "$(skm_stat exclusive_sockets)" -gt 0 ]; do
@@ -83,7 +86,9 @@ has /tmp/exp.moving 'skmemcg_knob_sock_limit{cgroup="/exp_later"} 0' ||
 	fail "/exp_later not waiting in the output: $(grep sock_limit /tmp/exp.moving)"
 n=$(sed -n 's/^skmemcg_exclusive_sockets //p' /tmp/exp.moving)
 [ "${n:-0}" -gt 0 ] || fail "no exclusive sockets under traffic: '$n'"
-wait $b1 $b2
+burst_stop "$b1" /tmp/burst.lim
+burst_stop "$b2" /tmp/burst.ex
+b1= b2=
 
 # At rest: stats and cgroups the same before and after the exporter ran.
 i=0

@@ -39,6 +39,30 @@ in_cgroup_bg() {
 	bg=$!
 }
 
+# burst_start CG OUT ARGS...: skm-burst ARGS in cgroup CG in the
+# background until burst_stop, its pid in $bg, its output in OUT. Stopped,
+# not timed: a case that reads figures under a burst must not see it end
+# first, however slow the guest (on the debug kernel reading five figures
+# took 2.7 to 6.5 s, after a 4 s burst had closed its sockets, 2026-12-03).
+burst_start() {
+	_cg=$1 _out=$2
+	shift 2
+	: > "$_out"
+	in_cgroup_bg "$_cg" skm-burst "$@" -t 600 > "$_out"
+}
+# burst_running OUT: skm-burst prints its total on its way out, then its
+# sockets close.
+burst_running() { [ ! -s "$1" ]; }
+# burst_kill PID: stop it; its sockets are closed once this returns.
+burst_kill() {
+	{ kill "$1" && wait "$1"; } 2> /dev/null
+}
+# burst_stop PID OUT: burst_kill, failing if the burst had ended by itself.
+burst_stop() {
+	burst_running "$2" || fail "the burst ended before it was stopped: $(cat "$2")"
+	burst_kill "$1"
+}
+
 # field NAME FILE: the value of NAME=value in the last line of FILE that has it.
 field() {
 	sed -n "s/.*\<$1=\([0-9.]*\).*/\1/p" "$2" | tail -n 1
