@@ -72,6 +72,10 @@ freeze() {
 thaw() { echo 0 > "$P/cgroup.freeze"; }
 
 pgscan() { awk '$1 == "pgscan" { print $2 }' "$P/A/memory.stat"; }
+# A's pages moved off its active lists (pgrefill: scanned there, not counted
+# in pgscan), and its inactive / active file pages now, MiB.
+refill() { awk '$1 == "pgrefill" { print $2 }' "$P/A/memory.stat"; }
+lists_mib() { awk '$1 == "inactive_file" { i = $2 } $1 == "active_file" { a = $2 } END { print i / 1048576, a / 1048576 }' "$P/A/memory.stat"; }
 # stats CG: what tells where reclaim went
 stats() {
 	echo "current $(( $(cat "$1/memory.current") >> 20 ))M" \
@@ -101,9 +105,14 @@ age_memcgs() {
 }
 
 # One reader in A and one in B, started afresh for each sweep.
+# RECLAIM_RATE_A / RECLAIM_RATE_B: pace that reader, MiB/s (skm-reread -r;
+# default 0, as fast as it can). RECLAIM_ACCESS=random: both read pages at
+# random (skm-reread -R) instead of in a loop.
 start_readers() {
-	in_cgroup "$P/A" skm-reread /mnt/rc/a/f1 /mnt/rc/a/f2 /mnt/rc/a/f3 /mnt/rc/a/f4 > /dev/null &
-	in_cgroup "$P/B" skm-reread /mnt/rc/b/f1 /mnt/rc/b/f2 /mnt/rc/b/f3 /mnt/rc/b/f4 > /dev/null &
+	_mode=
+	[ "${RECLAIM_ACCESS:-loop}" = random ] && _mode=-R
+	in_cgroup "$P/A" skm-reread $_mode -r "${RECLAIM_RATE_A:-0}" /mnt/rc/a/f1 /mnt/rc/a/f2 /mnt/rc/a/f3 /mnt/rc/a/f4 > /dev/null &
+	in_cgroup "$P/B" skm-reread $_mode -r "${RECLAIM_RATE_B:-0}" /mnt/rc/b/f1 /mnt/rc/b/f2 /mnt/rc/b/f3 /mnt/rc/b/f4 > /dev/null &
 	n=0
 	while [ "$(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs" | wc -l)" -lt 2 ]; do
 		n=$((n + 1))
@@ -138,6 +147,7 @@ sweep() {
 		echo 3 > /proc/sys/vm/drop_caches
 		sleep 3
 		s0=$(pgscan)
+		r0=$(refill)
 		# usage: the mean of one sample a second over the window
 		sum=0
 		for _s in $(seq "$WIN"); do
@@ -145,6 +155,7 @@ sweep() {
 			sum=$((sum + $(usage_mib)))
 		done
 		s1=$(pgscan)
+		echo "RS $1 $2 $low refill/s $(( ($(refill) - r0) / WIN )) inactive/active MiB $(lists_mib)" >&2
 		echo "$low $((sum / WIN)) $(( (s1 - s0) / WIN ))" >> /tmp/rc
 	done
 	stop_readers
