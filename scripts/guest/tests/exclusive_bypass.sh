@@ -17,7 +17,8 @@ BYPASS=/proc/sys/net/core/bypass_prot_mem
 [ -e $BYPASS ] || skip "no net.core.bypass_prot_mem in this kernel"
 . /tests/lib_sockmem.sh
 
-trap 'tcp_mem_restore; echo 0 > $BYPASS' EXIT
+b='' b1='' b2=''
+trap 'for _b in $b $b1 $b2; do burst_kill $_b; done; tcp_mem_restore; echo 0 > $BYPASS' EXIT
 tcp_mem_tight
 cg=/sys/fs/cgroup/bp
 mkdir "$cg"
@@ -27,12 +28,13 @@ base=$(sockstat_mem)
 
 # holds: the cgroup holds over 1 MB of socket memory
 holds() { [ "$(memcg_sock $cg)" -gt 1000000 ]; }
-# burst_live: 16 pairs in the cgroup sending without reading, for 8 s
-# ($b); returns once they hold their memory (a fixed 3 s once saw none yet
-# on a loaded host, 7.3).
+# burst_live: 16 pairs in the cgroup sending without reading until
+# burst_stop ($b); returns once they hold their memory (a fixed 3 s once
+# saw none yet on a loaded host, 7.3). Stopped, not timed, so that the
+# figures read below are read under it however slow the guest.
 burst_live() {
-	in_cgroup "$cg" skm-burst -c 16 -b 1024 -t 8 > /dev/null &
-	b=$!
+	burst_start "$cg" /tmp/bp.burst -c 16 -b 1024
+	b=$bg
 	wait_for 100 "the burst in $cg holds no socket memory 10 s in" holds
 }
 
@@ -45,7 +47,8 @@ note "bypass: sockstat_mem=$m memcg_sock=$s exclusive_sockets=$n exclusive_pages
 [ "$m" -le $((base + reserve)) ] || fail "bypass: sockstat mem grew to $m"
 [ "$s" -gt 1000000 ] || fail "bypass: memory.stat sock only $s"
 expect_eq "bypass: exclusive sockets" "$n" 0
-wait $b
+burst_stop "$b" /tmp/bp.burst
+b=''
 expect_baseline "bypass: after close"
 
 # The sysctl back at 0: new sockets of the cgroup are exclusive again.
@@ -55,19 +58,22 @@ n=$(skm_stat exclusive_sockets) m=$(sockstat_mem)
 note "no bypass: sockstat_mem=$m exclusive_sockets=$n"
 [ "$n" -gt 0 ] || fail "no bypass: no exclusive socket"
 [ "$m" -le $((base + reserve)) ] || fail "no bypass: sockstat mem grew to $m"
-wait $b
+burst_stop "$b" /tmp/bp.burst
+b=''
 expect_baseline "no bypass: after close"
 
 # Both kinds live, then rmmod: skmemcg hands back only its own pages.
 echo 1 > $BYPASS
-in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 8 > /dev/null &
-b1=$!
+burst_start "$cg" /tmp/bp.burst1 -c 8 -b 1024
+b1=$bg
 wait_for 100 "the bypassing burst holds no socket memory 10 s in" holds
 echo 0 > $BYPASS
-in_cgroup "$cg" skm-burst -c 8 -b 1024 -t 6 > /dev/null &
-b2=$!
+burst_start "$cg" /tmp/bp.burst2 -c 8 -b 1024
+b2=$bg
 some_exclusive() { [ "$(skm_stat exclusive_pages)" -gt 0 ]; }
 wait_for 100 "the exclusive burst holds no exclusive pages 10 s in" some_exclusive
 unload_holding " and bypassing sockets"
-wait $b1 $b2
+burst_stop "$b1" /tmp/bp.burst1
+burst_stop "$b2" /tmp/bp.burst2
+b1='' b2=''
 expect_baseline "both, after rmmod and close"

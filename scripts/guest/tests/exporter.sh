@@ -88,7 +88,8 @@ n=$(sed -n 's/^skmemcg_exclusive_sockets //p' /tmp/exp.moving)
 [ "${n:-0}" -gt 0 ] || fail "no exclusive sockets under traffic: '$n'"
 burst_stop "$b1" /tmp/burst.lim
 burst_stop "$b2" /tmp/burst.ex
-b1= b2=
+b1=''
+b2=''
 
 # At rest: stats and cgroups the same before and after the exporter ran.
 i=0
