@@ -42,6 +42,10 @@ STEPS=$(echo "${RECLAIM_STEPS:-$DEFAULT_STEPS}" | tr + ' ')
 # Lists separated by spaces or "+" (vm.sh -e cannot pass spaces).
 POLICIES=$(echo "${RECLAIM_POLICIES:-kernel cliff seed linear}" | tr + ' ')
 LRUS=$(echo "${RECLAIM_LRUS:-classic mglru}" | tr + ' ')
+# RECLAIM_REPEAT: sweep the policies that many times in turn, per LRU
+# (default 1). More than once only measures: each sweep prints its RC
+# lines, and scripts/reclaim-seedfit.sh takes the median of each point.
+REPEAT=${RECLAIM_REPEAT:-1}
 P=/sys/fs/cgroup/rc
 lru_gen_saved=$(cat /sys/kernel/mm/lru_gen/enabled)
 trap 'rm -f /tmp/rc.age; echo "$lru_gen_saved" > /sys/kernel/mm/lru_gen/enabled' EXIT
@@ -180,7 +184,7 @@ for lru in $LRUS; do
 	start_readers
 	sleep 10
 	stop_readers
-	for pol in $POLICIES; do
+	for pol in $(for _r in $(seq "$REPEAT"); do echo $POLICIES; done); do
 		freeze
 		# shellcheck disable=SC2046 # "seed:reclaim_dither=0": knobs after the name
 		load reclaim_policy=${pol%%:*} $(echo "$pol" | sed -n 's/^[^:]*://p' | tr : ' ')
@@ -209,6 +213,12 @@ for lru in $LRUS; do
 		thaw
 	done
 done
+
+if [ "$REPEAT" -gt 1 ]; then
+	note "$REPEAT sweeps a policy: no table, no shape checks (scripts/reclaim-seedfit.sh)"
+	umount /mnt/rc
+	exit 0
+fi
 
 # The table: % of the unprotected rate (usage MiB in parentheses).
 for lru in $LRUS; do
