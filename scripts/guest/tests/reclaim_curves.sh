@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Seed 003's experiment at small scale, per reclaim_policy, on the classic
 # LRU and on MGLRU. Parent P (memory.max 96 MiB) holds A, the protected
-# workload, and B, its neighbour, each re-reading 64 MiB of files (A's is
-# its working set W) as fast as it can: together they need 128 MiB, so at
-# memory.low = 0 both are reclaimed alike. memory.low of A steps down
+# workload, and B, its neighbour, each reading random pages of its 64 MiB
+# of files (A's is its working set W) as fast as it can: together they need
+# 128 MiB, so at memory.low = 0 both are reclaimed alike. Random, not in a
+# loop: a loop over W pages that holds u < W misses every read, which made
+# A on the classic LRU all active and unscanned or all inactive and scanned
+# at the full rate, whatever the policy (RECLAIM_ACCESS=loop keeps that
+# form; skm-reread.c says why). memory.low of A steps down
 # 72, 60, 42, 28, 14, 0 MiB (the seed's 21G, 17G, 12G, 8G, 4G, 0 for W = 19G);
 # each step drops the page cache and waits 3 s, then A's pgscan rate
 # (memory.stat) is taken over
@@ -110,11 +114,11 @@ age_memcgs() {
 
 # One reader in A and one in B, started afresh for each sweep.
 # RECLAIM_RATE_A / RECLAIM_RATE_B: pace that reader, MiB/s (skm-reread -r;
-# default 0, as fast as it can). RECLAIM_ACCESS=random: both read pages at
-# random (skm-reread -R) instead of in a loop.
+# default 0, as fast as it can). RECLAIM_ACCESS: random (default, skm-reread
+# -R) or loop (both read their files in order, again and again).
 start_readers() {
-	_mode=
-	[ "${RECLAIM_ACCESS:-loop}" = random ] && _mode=-R
+	_mode=-R
+	[ "${RECLAIM_ACCESS:-random}" = loop ] && _mode=
 	in_cgroup "$P/A" skm-reread $_mode -r "${RECLAIM_RATE_A:-0}" /mnt/rc/a/f1 /mnt/rc/a/f2 /mnt/rc/a/f3 /mnt/rc/a/f4 > /dev/null &
 	in_cgroup "$P/B" skm-reread $_mode -r "${RECLAIM_RATE_B:-0}" /mnt/rc/b/f1 /mnt/rc/b/f2 /mnt/rc/b/f3 /mnt/rc/b/f4 > /dev/null &
 	n=0
