@@ -41,7 +41,7 @@ in_root_sh='
 		mount --bind "$dir" "$root$dir"
 	fi
 	exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-		DEBIAN_FRONTEND=noninteractive \
+		DEBIAN_FRONTEND=noninteractive SKM_WERROR="${SKM_WERROR:-}" \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"'
 in_root() {
 	local dir=$1

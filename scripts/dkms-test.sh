@@ -17,6 +17,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# DKMS builds as shipped: no -Werror (Kbuild).
+unset SKM_WERROR
 kver=${1:-${KVER:-$(skm_kver_61)}}
 [ -n "$kver" ] || skm_die "no Debian kernel installed: run scripts/setup.sh"
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$SKM_ROOT/dkms.conf")

@@ -5,6 +5,9 @@ SKM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Outside the clone: extracted kernel sources, UML builds, initramfs pieces.
 SKM_CACHE=${SKM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skmemcg}
 SKM_OUT=${SKM_OUT:-$SKM_ROOT/out}
+# The test command's own builds treat warnings as errors (Kbuild); DKMS's
+# build does not (scripts/dkms-test.sh unsets it).
+export SKM_WERROR=${SKM_WERROR-y}
 mkdir -p "$SKM_CACHE" "$SKM_OUT"
 
 skm_log() {
