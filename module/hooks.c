@@ -53,8 +53,11 @@
  *   for the trampoline and the first instructions of a replacement, an
  *   RCU-tasks grace period, or a switch on every CPU where the running
  *   kernel does not preempt kernel code (skm_hooks_wait_switched()); SRCU
- *   for tasks sleeping in an original called from a replacement; the first
- *   wait again for the last instructions after it.
+ *   for tasks sleeping in an original called from a replacement (those
+ *   that may sleep without bound, in accept(), woken by a fake signal so
+ *   that no transition or unload waits for a client that never comes:
+ *   struct skm_hook_sleeper); the first wait again for the last
+ *   instructions after it.
  *
  * FTRACE_OPS_FL_PERMANENT makes "sysctl kernel.ftrace_enabled=0" fail while
  * hooks are in, instead of silently turning every policy off.
@@ -69,6 +72,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate_wait.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
@@ -530,6 +534,124 @@ static void skm_hooks_wait_switched(void)
 		skm_hooks_switch_each_cpu();
 }
 
+/*
+ * Tasks asleep in an original that may sleep without bound (struct
+ * skm_hook_sleeper), and how often skm_hooks_wait_srcu() woke them.
+ */
+static LIST_HEAD(skm_hook_sleepers);
+static DEFINE_SPINLOCK(skm_hook_sleepers_lock);
+static atomic_long_t skm_hook_sleepers_kicked = ATOMIC_LONG_INIT(0);
+static atomic_long_t skm_hook_sleepers_pinned = ATOMIC_LONG_INIT(0);
+
+/* How long skm_hooks_wait_srcu() waits before it wakes sleepers, again. */
+#define SKM_SLEEPER_KICK_MS	100
+
+/**
+ * skm_hook_sleep_begin() - the caller may now sleep without bound
+ * @f: its frame, inside its SRCU section
+ * @s: its sleeper, on its stack
+ *
+ * See struct skm_hook_sleeper.
+ */
+void notrace skm_hook_sleep_begin(struct skm_hook_frame *f,
+				  struct skm_hook_sleeper *s)
+{
+	s->task = current;
+	s->pinned = false;
+	if (current->flags & PF_KTHREAD) {
+		/*
+		 * Failing, the module is going: stay in the SRCU section,
+		 * whose unload waits for this call as before.
+		 */
+		if (try_module_get(THIS_MODULE)) {
+			s->pinned = true;
+			atomic_long_inc(&skm_hook_sleepers_pinned);
+			srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
+			/* For sparse: the reference stands in for it. */
+			__acquire(&skm_hook_srcu);
+		}
+		return;
+	}
+	spin_lock(&skm_hook_sleepers_lock);
+	list_add(&s->node, &skm_hook_sleepers);
+	spin_unlock(&skm_hook_sleepers_lock);
+}
+
+/**
+ * skm_hook_sleep_end() - the caller's unbounded sleep is over
+ * @f: its frame
+ * @s: its sleeper
+ *
+ * The caller is in its SRCU section again, as before skm_hook_sleep_begin().
+ */
+void notrace skm_hook_sleep_end(struct skm_hook_frame *f,
+				struct skm_hook_sleeper *s)
+{
+	if (s->task->flags & PF_KTHREAD) {
+		if (s->pinned) {
+			f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
+			__release(&skm_hook_srcu);	/* as above */
+			atomic_long_dec(&skm_hook_sleepers_pinned);
+			module_put(THIS_MODULE);
+		}
+		return;
+	}
+	spin_lock(&skm_hook_sleepers_lock);
+	list_del(&s->node);
+	spin_unlock(&skm_hook_sleepers_lock);
+}
+
+/*
+ * Wake every sleeper with a fake signal: TIF_NOTIFY_SIGNAL makes
+ * signal_pending() true until the task's return to user mode clears it,
+ * where a syscall that ended with -ERESTARTSYS is restarted. The kernel's
+ * set_notify_signal() does the same with wake_up_state(), which is not
+ * exported; wake_up_process() also wakes an uninterruptible sleep, which
+ * every kernel wait loop takes as a spurious wakeup.
+ */
+static void skm_hooks_kick_sleepers(void)
+{
+	struct skm_hook_sleeper *s;
+
+	spin_lock(&skm_hook_sleepers_lock);
+	list_for_each_entry(s, &skm_hook_sleepers, node) {
+		set_tsk_thread_flag(s->task, TIF_NOTIFY_SIGNAL);
+		wake_up_process(s->task);
+		atomic_long_inc(&skm_hook_sleepers_kicked);
+	}
+	spin_unlock(&skm_hook_sleepers_lock);
+}
+
+/*
+ * skm_hooks_wait_srcu() - synchronize_srcu(), with sleepers woken while it
+ * waits, so that it ends within a wakeup of SKM_SLEEPER_KICK_MS whatever
+ * the tasks in replacements wait for. A sleeper that did not leave (its
+ * wait was not interruptible, or it went to sleep again) is woken again
+ * every SKM_SLEEPER_KICK_MS.
+ */
+static void skm_hooks_wait_srcu(void)
+{
+	unsigned long cookie = start_poll_synchronize_srcu(&skm_hook_srcu);
+	unsigned long kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);
+
+	while (!poll_state_synchronize_srcu(&skm_hook_srcu, cookie)) {
+		if (time_after_eq(jiffies, kick_at)) {
+			skm_hooks_kick_sleepers();
+			kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);
+		}
+		schedule_timeout_uninterruptible(1);
+	}
+}
+
+/* For the stats file. */
+void skm_hooks_show_sleepers(struct seq_file *m)
+{
+	seq_printf(m, "hook_sleepers_kicked %ld\n",
+		   atomic_long_read(&skm_hook_sleepers_kicked));
+	seq_printf(m, "hook_sleepers_pinned %ld\n",
+		   atomic_long_read(&skm_hook_sleepers_pinned));
+}
+
 /**
  * skm_hooks_quiesce() - wait until no task runs a replacement
  *
@@ -556,6 +678,6 @@ void skm_hooks_quiesce(void)
 	mutex_unlock(&skm_hooks_lock);
 	if (unwaited)
 		skm_hooks_wait_switched();
-	synchronize_srcu(&skm_hook_srcu);
+	skm_hooks_wait_srcu();
 	skm_hooks_wait_switched();
 }

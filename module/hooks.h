@@ -3,6 +3,8 @@
 #define _SKMEMCG_HOOKS_H
 
 #include <linux/ftrace.h>
+#include <linux/list.h>
+#include <linux/seq_file.h>
 #include <linux/srcu.h>
 #include <linux/static_call.h>
 
@@ -172,5 +174,32 @@ static __always_inline void skm_hook_exit(struct skm_hook_frame *f,
 	skm_hook_clock_stop(&f->clock, id);
 	srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
 }
+
+/**
+ * struct skm_hook_sleeper - a task in an original that may sleep without bound
+ * @node: in the list of such tasks (hooks.c)
+ * @task: the task
+ * @pinned: a kernel thread that left its SRCU section for a module reference
+ *
+ * An original such as 6.x's inet_csk_accept() sleeps until a client comes,
+ * which may be never. A replacement brackets such a call with
+ * skm_hook_sleep_begin() and skm_hook_sleep_end(): a user task stays in its
+ * SRCU section, and skm_hooks_quiesce() wakes it with a fake signal (as
+ * livepatch does for tasks that block a transition): its interruptible
+ * sleep ends with -ERESTARTSYS, it leaves our code, and the syscall restarts
+ * on return to user mode as if nothing happened. A kernel thread never
+ * returns to user mode, so it holds a reference on the module instead of
+ * its SRCU section: transitions do not wait for it, and rmmod answers
+ * EBUSY at once until it returns.
+ */
+struct skm_hook_sleeper {
+	struct list_head node;
+	struct task_struct *task;
+	bool pinned;
+};
+
+void skm_hook_sleep_begin(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
+void skm_hook_sleep_end(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
+void skm_hooks_show_sleepers(struct seq_file *m);
 
 #endif /* _SKMEMCG_HOOKS_H */

@@ -18,6 +18,7 @@
 #include <linux/moduleparam.h>
 #include <linux/cgroup.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 
 #include "cglist.h"
@@ -127,23 +128,22 @@ void skm_cglists_gone(struct cgroup *cgrp)
 		skm_cglist_gone(skm_cglists[i], cgroup_id(cgrp));
 }
 
-/**
- * skm_policies_apply() - hook what the knobs turn on, unhook the rest
- * @context: how the log line ends if hooking fails
- *
- * Called under kernel_param_lock() by every setter that can turn a policy
- * on or off, once the module is live. A policy that went off leaves no
- * state behind: memcg-exclusive sockets become ordinary (their pages back
- * in the global counter) and, once nothing is on, every memcg's state is
- * freed, each after no task can still be in a replacement.
- *
- * Return: 0, or the error of hooking with nothing changed.
+/*
+ * Transitions: hooking and unhooking wait for text patching and grace
+ * periods, and quiescing for tasks to leave replacements. They run under
+ * skm_apply_lock, never under kernel_param_lock(), which every read of a
+ * parameter takes: reading a knob never waits for a transition. Lock
+ * order: kernel_param_lock, then skm_apply_lock; a setter drops the first
+ * before it takes the second. skm_live changes under both.
  */
-int skm_policies_apply(const char *context)
+static DEFINE_MUTEX(skm_apply_lock);
+
+static int __skm_policies_apply(const char *context)
 {
 	unsigned int old = READ_ONCE(skm_hooks_live), want, on, off;
 	int ret;
 
+	lockdep_assert_held(&skm_apply_lock);
 	if (!skm_live)
 		return 0;
 	want = skm_policies_wanted();
@@ -175,6 +175,33 @@ int skm_policies_apply(const char *context)
 	return 0;
 }
 
+/**
+ * skm_policies_apply() - hook what the knobs turn on, unhook the rest
+ * @context: how the log line ends if hooking fails
+ *
+ * Called under kernel_param_lock() by every setter that can turn a policy
+ * on or off, once the module is live; it drops that lock while it works
+ * (skm_apply_lock above) and holds it again when it returns. Another
+ * setter may run meanwhile: a setter that rolls back on failure restores
+ * its knob only if it still holds the value it wrote. A policy that went
+ * off leaves no state behind: memcg-exclusive sockets become ordinary
+ * (their pages back in the global counter) and, once nothing is on, every
+ * memcg's state is freed, each after no task can still be in a replacement.
+ *
+ * Return: 0, or the error of hooking, with nothing changed.
+ */
+int skm_policies_apply(const char *context)
+{
+	int ret;
+
+	kernel_param_unlock(THIS_MODULE);
+	mutex_lock(&skm_apply_lock);
+	ret = __skm_policies_apply(context);
+	mutex_unlock(&skm_apply_lock);
+	kernel_param_lock(THIS_MODULE);
+	return ret;
+}
+
 /*
  * A bool knob that switches a static key, so that code it turns off costs
  * one patched branch. The key follows the value once the module is live.
@@ -202,12 +229,13 @@ static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
 		skm_key_set(knob->key, on);
 	if (knob->policy) {
 		ret = skm_policies_apply("left as it was");
-		if (ret) {
+		if (ret && READ_ONCE(*knob->val) == on) {
 			WRITE_ONCE(*knob->val, old);
 			if (skm_live && knob->key)
 				skm_key_set(knob->key, old);
-			return ret;
 		}
+		if (ret)
+			return ret;
 	}
 	if (skm_live && knob->changed)
 		knob->changed(on);
@@ -367,12 +395,13 @@ static int skm_param_set_fmt(const char *val, const struct kernel_param *kp)
 		knob->changed();
 	if (knob->policy) {
 		ret = skm_policies_apply("left as it was");
-		if (ret) {
+		if (ret && READ_ONCE(*knob->val) == v) {
 			WRITE_ONCE(*knob->val, old);
 			if (skm_live && knob->changed)
 				knob->changed();
-			return ret;
 		}
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -664,10 +693,12 @@ int skm_knobs_go_live(void)
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));	/* all keyed */
 	skm_reclaim_policy_changed();
+	mutex_lock(&skm_apply_lock);
 	skm_live = true;
-	ret = skm_policies_apply("not loading");
+	ret = __skm_policies_apply("not loading");
 	if (ret)
 		skm_live = false;
+	mutex_unlock(&skm_apply_lock);
 	kernel_param_unlock(THIS_MODULE);
 	return ret;
 }
@@ -682,7 +713,9 @@ int skm_knobs_go_live(void)
 void skm_knobs_go_dead(void)
 {
 	kernel_param_lock(THIS_MODULE);
+	mutex_lock(&skm_apply_lock);
 	skm_hooks_set(0, "");
 	skm_live = false;
+	mutex_unlock(&skm_apply_lock);
 	kernel_param_unlock(THIS_MODULE);
 }

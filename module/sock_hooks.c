@@ -158,7 +158,11 @@ void notrace skm_mem_cgroup_sk_free(struct sock *sk)
 
 /*
  * The accept hook (SKM_ACCEPT_SYM): once the child has its memcg, it takes
- * its listener's exclusivity (skm_excl_accept()).
+ * its listener's exclusivity (skm_excl_accept()). On 6.x it is
+ * inet_csk_accept(), which sleeps until a client comes: that sleep is
+ * bracketed as a sleeper's (struct skm_hook_sleeper), so that no flip or
+ * unload waits for a client. The policy may have gone off meanwhile: the
+ * child is reconciled only if it is still live.
  */
 #if defined(SKM_HAVE_SK_CHARGE)
 void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
@@ -177,14 +181,17 @@ void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
 struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 					  struct proto_accept_arg *arg)
 {
+	struct skm_hook_sleeper sleeper;
 	struct skm_hook_frame f;
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
+	skm_hook_sleep_begin(&f, &sleeper);
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
 	skm_hook_orig_out(&f);
-	if (newsk)
+	skm_hook_sleep_end(&f, &sleeper);
+	if (newsk && skm_policy_live(SKM_POLICY_EXCLUSIVE))
 		skm_excl_accept(sk, newsk);
 	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 	return newsk;
@@ -193,14 +200,17 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 					  bool kern)
 {
+	struct skm_hook_sleeper sleeper;
 	struct skm_hook_frame f;
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
+	skm_hook_sleep_begin(&f, &sleeper);
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
 	skm_hook_orig_out(&f);
-	if (newsk)
+	skm_hook_sleep_end(&f, &sleeper);
+	if (newsk && skm_policy_live(SKM_POLICY_EXCLUSIVE))
 		skm_excl_accept(sk, newsk);
 	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 	return newsk;
