@@ -97,7 +97,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 	for (stat = 0; stat < SKM_STAT_NR; stat++)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
 	skm_excl_show_stats(m);
-	skm_hooks_show_sleepers(m);
+	skm_hooks_show_stats(m);
 	skm_pcpu_show_stats(m);
 	skm_sndpark_show_stats(m);
 	return 0;

@@ -644,7 +644,7 @@ static void skm_hooks_wait_srcu(void)
 }
 
 /* For the stats file. */
-void skm_hooks_show_sleepers(struct seq_file *m)
+void skm_hooks_show_stats(struct seq_file *m)
 {
 	seq_printf(m, "hook_sleepers_kicked %ld\n",
 		   atomic_long_read(&skm_hook_sleepers_kicked));

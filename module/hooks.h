@@ -200,6 +200,6 @@ struct skm_hook_sleeper {
 
 void skm_hook_sleep_begin(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
 void skm_hook_sleep_end(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
-void skm_hooks_show_sleepers(struct seq_file *m);
+void skm_hooks_show_stats(struct seq_file *m);
 
 #endif /* _SKMEMCG_HOOKS_H */

@@ -23,12 +23,21 @@
 #                 series per cgroup
 #   cgroups       every column of every cgroups line, per cgroup label
 #                 (paths with a space, a quote and a backslash)
+#   hostile       cgroup names with bytes that are not UTF-8 (0xff, a cut
+#                 sequence, a surrogate, an overlong form), control bytes,
+#                 valid multibyte UTF-8, a backslash: promtool passes, and
+#                 each label reads as the documented escape
+#   cap           --max-cgroups 1 of 3: one cgroup's series, and
+#                 skmemcg_exporter_cgroups_omitted 2
+#   symlink       --output with a link planted at the temporary name (a
+#                 stub mktemp names it) and one at FILE: the links' target
+#                 is never written
 #   not-loaded    no /sys/module/skmemcg: exactly skmemcg_loaded 0, exit 0
 #   unreadable    debugfs missing: skmemcg_debugfs_readable 0, the knobs,
 #                 no stats or cgroups metrics
 #   output        --output FILE: FILE replaced by rename (new inode), same
-#                 bytes as stdout, no FILE.tmp left; a failed write leaves
-#                 the old FILE
+#                 bytes as stdout, no temporary file left; a failed rename
+#                 (a stub mv) leaves the old FILE and no temporary file
 #   shells        the output is the same byte for byte under /bin/sh, bash
 #                 and busybox sh with busybox's awk, mv and rm only (when
 #                 /bin/busybox exists)
@@ -104,7 +113,7 @@ done <<< "$show"
 [ "${#stat_names[@]}" -ge 20 ] || skm_die "found only ${#stat_names[@]} stats names in the code: ${stat_names[*]}"
 
 # Gauges; every other stats line is a counter.
-gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now "
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now hook_sleepers_pinned "
 declare -A stat_val=() stat_metric=() stat_want=()
 i=0
 for n in "${stat_names[@]}"; do
@@ -246,7 +255,7 @@ bb=
 if [ -x /bin/busybox ]; then
 	bb=$tmp/bb
 	mkdir -p "$bb"
-	for a in sh awk mv rm cat; do ln -s /bin/busybox "$bb/$a"; done
+	for a in sh awk mv rm cat mktemp; do ln -s /bin/busybox "$bb/$a"; done
 fi
 
 # run SHELL OUT [ARGS...]: the exporter under SHELL (sh, bash or busybox)
@@ -336,10 +345,10 @@ for name in "${!knob_kind[@]}"; do
 		m=skmemcg_knob_${name%s}
 		has "skmemcg_knob_$name" 4 &&
 		has "$m{cgroup=\"/tenant-a\"}" 1 &&
-		has "$m{cgroup=\"/later/c\\\"d\\\\e\"}" 0 || bad="$bad $name"
+		has "$m{cgroup=\"/later/c\\\"d\\\\\\\\e\"}" 0 || bad="$bad $name"
 		if [ "$name" = sock_limits ]; then
 			has 'skmemcg_knob_sock_limit_bytes{cgroup="/tenant-a"}' 1048576 &&
-			has 'skmemcg_knob_sock_limit_bytes{cgroup="/later/c\"d\\e"}' 4096 ||
+			has 'skmemcg_knob_sock_limit_bytes{cgroup="/later/c\"d\\\\e"}' 4096 ||
 				bad="$bad $name-bytes"
 		fi ;;
 	esac
@@ -351,7 +360,7 @@ bad=
 for c in "${cols[@]:1}"; do
 	read -ra wants <<< "${cg_want[$c]}"
 	for r in 0 1 2; do
-		p=${cg_paths[r]//\\/\\\\}
+		p=${cg_paths[r]//\\/\\\\\\\\}
 		p=${p//\"/\\\"}
 		sel="${cg_metric[$c]}{cgroup=\"$p\"}"
 		if [ "${wants[r]}" = - ]; then
@@ -387,27 +396,111 @@ f=$tmp/textfile/skmemcg.prom
 mkdir -p "$tmp/textfile"
 echo "# old" > "$f"
 ino0=$(stat -c %i "$f")
-[ "$brk" != output ] || mkdir "$f.tmp"
+# A stub mv that fails, for the failed write (and, broken, for the first).
+mkdir -p "$tmp/failmv"
+printf '#!/bin/sh\nexit 1\n' > "$tmp/failmv/mv"
+chmod +x "$tmp/failmv/mv"
+leftover() { find "$tmp/textfile" -name '.skmemcg-exporter.*' | head -n 1; }
 rc=0
-run sh /dev/null --output "$f" 2> "$tmp/output.err" || rc=$?
-if [ "$rc" -eq 0 ] && [ -f "$f" ] && [ ! -e "$f.tmp" ] && cmp -s "$f" "$out" &&
+if [ "$brk" = output ]; then
+	PATH="$tmp/failmv:$PATH" run sh /dev/null --output "$f" 2> "$tmp/output.err" || rc=$?
+else
+	run sh /dev/null --output "$f" 2> "$tmp/output.err" || rc=$?
+fi
+if [ "$rc" -eq 0 ] && [ -f "$f" ] && [ -z "$(leftover)" ] && cmp -s "$f" "$out" &&
 	[ "$(stat -c %i "$f")" != "$ino0" ]; then
 	# and a write that fails leaves the old file
 	echo "# old" > "$f"
-	mkdir "$f.tmp"
 	rc2=0
-	run sh /dev/null --output "$f" 2> /dev/null || rc2=$?
-	rmdir "$f.tmp"
-	if [ "$rc2" -ne 0 ] && [ "$(cat "$f")" = "# old" ]; then
+	PATH="$tmp/failmv:$PATH" run sh /dev/null --output "$f" 2> /dev/null || rc2=$?
+	if [ "$rc2" -ne 0 ] && [ "$(cat "$f")" = "# old" ] && [ -z "$(leftover)" ]; then
 		pass output
 	else
-		fail output "a failed write: exit $rc2, file now: $(head -n 1 "$f")"
+		fail output "a failed write: exit $rc2, file now: $(head -n 1 "$f"), left: $(leftover)"
 	fi
 else
 	fail output "exit $rc ($(cat "$tmp/output.err")), $f $( [ -f "$f" ] && echo present || echo absent)," \
-		"$f.tmp $( [ -e "$f.tmp" ] && echo left || echo gone), same as stdout: $(cmp -s "$f" "$out" && echo yes || echo no)," \
+		"temporary $(leftover), same as stdout: $(cmp -s "$f" "$out" && echo yes || echo no)," \
 		"inode $ino0 -> $(stat -c %i "$f" 2>/dev/null)"
 fi
+
+# hostile: the bytes of each name, and its label as the exporter's header
+# comment documents it (the text format's escapes applied)
+hd=$tmp/hostile
+mkdir -p "$hd"
+names=('/bad\377x' '/e\303\251\342\202\254\360\237\230\200' '/cut\342\202'
+	'/surrogate\355\240\200' '/overlong\300\257' '/tab\tx' '/ctl\001y'
+	'/bs\\x\\xff"q' '/tenant a/pod\177')
+labels=('/bad\\xffx' $'/e\303\251\342\202\254\360\237\230\200' '/cut\\xe2\\x82'
+	'/surrogate\\xed\\xa0\\x80' '/overlong\\xc0\\xaf' '/tab\\x09x' '/ctl\\x01y'
+	'/bs\\\\x\\\\xff\"q' '/tenant a/pod\\x7f')
+{
+	echo "# cgroup level"
+	for n in "${names[@]}"; do
+		printf "$n none\n"
+	done
+} > "$hd/cgroups"
+cp "$dbg/stats" "$hd/stats"
+S=$sys D=$hd
+run sh "$tmp/hostile.prom" || fail hostile "exit $?"
+# broken: a label as an exporter that does not escape would write it
+[ "$brk" != hostile ] || sed -i 's|/bad\\\\xffx|/bad\xffx|' "$tmp/hostile.prom"
+bad=
+if ! r=$("$promtool" check metrics < "$tmp/hostile.prom" 2>&1); then
+	bad="promtool: $r;"
+fi
+for l in "${labels[@]}"; do
+	grep -qxF "skmemcg_cgroup_pressure_level{cgroup=\"$l\"} 0" "$tmp/hostile.prom" ||
+		bad="$bad no label $l;"
+done
+if [ -z "$bad" ]; then pass "hostile (${#names[@]} names)"; else fail hostile "$bad"; fi
+
+# cap
+S=$sys D=$dbg
+cap=1
+[ "$brk" != cap ] || cap=3
+run sh "$tmp/cap.prom" --max-cgroups "$cap" || fail cap "exit $?"
+n=$(grep -c '^skmemcg_cgroup_pressure_level{' "$tmp/cap.prom" || true)
+if [ "$n" = 1 ] && grep -qx 'skmemcg_exporter_cgroups_omitted 2' "$tmp/cap.prom"; then
+	pass cap
+else
+	fail cap "$n cgroups exported, $(grep '^skmemcg_exporter_cgroups_omitted' "$tmp/cap.prom")"
+fi
+
+# symlink: a link at the temporary name (a stub mktemp prints it) must
+# fail the write, under sh and bash (busybox sh runs its own mktemp applet,
+# which no stub replaces); a link at FILE is replaced, not followed, under
+# every shell
+bad=
+mkdir -p "$tmp/stubmk"
+printf '#!/bin/sh\necho "$SKM_TEST_TMPNAME"\n' > "$tmp/stubmk/mktemp"
+chmod +x "$tmp/stubmk/mktemp"
+for sh in sh bash ${bb:+busybox}; do
+	victim=$tmp/victim-$sh
+	d=$tmp/links-$sh
+	mkdir -p "$d"
+	echo "precious" > "$victim"
+	S=$sys D=$dbg
+	if [ "$sh" != busybox ]; then
+		export SKM_TEST_TMPNAME=$d/.skmemcg-exporter.planted
+		ln -sf "$victim" "$SKM_TEST_TMPNAME"
+		[ "$brk" != symlink ] || rm -f "$SKM_TEST_TMPNAME"
+		rc=0
+		PATH="$tmp/stubmk:$PATH" run "$sh" /dev/null --output "$d/skmemcg.prom" 2> /dev/null || rc=$?
+		[ "$rc" -ne 0 ] || bad="$bad $sh:wrote-to-a-planted-temporary-name"
+		[ "$(cat "$victim")" = precious ] || bad="$bad $sh:victim-overwritten-via-temporary"
+		rm -f "$SKM_TEST_TMPNAME" "$d/skmemcg.prom"
+	fi
+	# a link at FILE
+	ln -sf "$victim" "$d/skmemcg.prom"
+	rc=0
+	run "$sh" /dev/null --output "$d/skmemcg.prom" 2> /dev/null || rc=$?
+	[ "$rc" -eq 0 ] && [ ! -L "$d/skmemcg.prom" ] && cmp -s "$d/skmemcg.prom" "$out" ||
+		bad="$bad $sh:link-at-FILE(exit $rc)"
+	[ "$(cat "$victim")" = precious ] || bad="$bad $sh:victim-overwritten-via-FILE"
+done
+unset SKM_TEST_TMPNAME
+if [ -z "$bad" ]; then pass "symlink (sh bash${bb:+, FILE under busybox too})"; else fail symlink "$bad"; fi
 
 # shells
 bad=
