@@ -86,7 +86,14 @@ static struct skm_cglist *const skm_cglists[] = {
  */
 void skm_cglists_online(struct cgroup *cgrp)
 {
-	char *path;
+	/*
+	 * No allocation here: one that failed would leave a listed cgroup
+	 * without its entry (a service without its limit) until the next
+	 * transition. One buffer, taken in turn: cgroups are made one at a
+	 * time under cgroup_mutex anyway.
+	 */
+	static char path[PATH_MAX];
+	static DEFINE_MUTEX(path_lock);
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(skm_cglists); i++) {
@@ -95,14 +102,12 @@ void skm_cglists_online(struct cgroup *cgrp)
 	}
 	if (i == ARRAY_SIZE(skm_cglists))
 		return;
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!path)
-		return;
-	if (skm_cgroup_path(cgrp, path, PATH_MAX) >= 0) {
+	mutex_lock(&path_lock);
+	if (skm_cgroup_path(cgrp, path, sizeof(path)) >= 0) {
 		for (i = 0; i < ARRAY_SIZE(skm_cglists); i++)
 			skm_cglist_online(skm_cglists[i], cgrp, path);
 	}
-	kfree(path);
+	mutex_unlock(&path_lock);
 }
 
 /* Look every list's entries up again (skm_cglist_resolve()). */
@@ -503,11 +508,14 @@ MODULE_PARM_DESC(headroom_pct,
 		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 10)");
 
 /*
+ * The three cgroup lists name tenants' cgroups, and so are readable by
+ * root only (0600), unlike the other knobs.
+ *
  * The cgroups throttling applies to: when this lists any, only they and
  * their descendants are throttled; empty, every cgroup (the default). Same
  * syntax as exclusive_cgroups, entries may wait for their cgroup.
  */
-module_param_cb(throttle_cgroups, &skm_cglist_param_ops, &skm_throttle_cgroups, 0644);
+module_param_cb(throttle_cgroups, &skm_cglist_param_ops, &skm_throttle_cgroups, 0600);
 MODULE_PARM_DESC(throttle_cgroups,
 		 "Throttle only these cgroups and their descendants: +<path> adds, -<path> removes, existing or not yet (default none: every cgroup)");
 
@@ -519,7 +527,7 @@ MODULE_PARM_DESC(throttle_cgroups,
  * descendants stay at the limit, plus one minimum buffer per socket. The
  * first limit hooks the socket charges (SKM_POLICY_LIMIT).
  */
-module_param_cb(sock_limits, &skm_cglist_param_ops, &skm_sock_limits, 0644);
+module_param_cb(sock_limits, &skm_cglist_param_ops, &skm_sock_limits, 0600);
 MODULE_PARM_DESC(sock_limits,
 		 "Socket memory limit of a cgroup and its descendants: +<path>=<size>[KMGT] sets, -<path> removes, existing or not yet (default none)");
 
@@ -544,7 +552,7 @@ MODULE_PARM_DESC(exclusive,
  * same name, which has its own file operations (no page limit on reads,
  * embedded NULs refused).
  */
-module_param_cb(exclusive_cgroups, &skm_cglist_param_ops, &skm_excl_cgroups, 0644);
+module_param_cb(exclusive_cgroups, &skm_cglist_param_ops, &skm_excl_cgroups, 0600);
 MODULE_PARM_DESC(exclusive_cgroups,
 		 "Add (+<path>) or remove (-<path>) a memcg-exclusive cgroup, existing or not yet; repeat at load for several (default none)");
 

@@ -52,9 +52,14 @@ for f in "$DBG"/* "$PAR"/*; do
 	esac
 done
 note "non-root: $files files refused"
-# Parameters stay world-readable (0644, like every module parameter).
+# Parameters stay world-readable (0644, like every module parameter), but
+# the cgroup lists, which name tenants' cgroups, are root's (0600).
 skm-asuser 65534 cat "$PAR/enabled" > /dev/null ||
 	fail "non-root cannot read $PAR/enabled"
+for l in exclusive_cgroups throttle_cgroups sock_limits; do
+	skm-asuser 65534 cat "$PAR/$l" > /dev/null 2>&1 &&
+		fail "non-root can read $PAR/$l"
+done
 
 note "lists after: $(cat $DBG/exclusive_cgroups $DBG/throttle_cgroups $DBG/sock_limits | wc -l) entries"
 unload
