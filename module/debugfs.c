@@ -26,6 +26,7 @@
 
 #include "cglist.h"
 #include "debugfs.h"
+#include "drift.h"
 #include "exclusive.h"
 #include "hook_time.h"
 #include "hooks.h"
@@ -98,6 +99,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
 	skm_excl_show_stats(m);
 	skm_hooks_show_stats(m);
+	skm_drift_show_stats(m);
 	skm_pcpu_show_stats(m);
 	skm_sndpark_show_stats(m);
 	return 0;

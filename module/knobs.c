@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 
 #include "cglist.h"
+#include "drift.h"
 #include "exclusive.h"
 #include "hook_time.h"
 #include "hooks.h"
@@ -143,15 +144,33 @@ void skm_cglists_gone(struct cgroup *cgrp)
  */
 static DEFINE_MUTEX(skm_apply_lock);
 
-static int __skm_policies_apply(const char *context)
+/* The policies the knobs asked for at the last transition, refused or not. */
+static unsigned int skm_wanted_last;
+
+/*
+ * @strict: a setter's transition, which fails with -EOPNOTSUPP when all it
+ * would turn on is refused by the drift guard (drift.c); at load, such
+ * policies stay off with a line in the log, and the load goes on.
+ */
+static int __skm_policies_apply(const char *context, bool strict)
 {
-	unsigned int old = READ_ONCE(skm_hooks_live), want, on, off;
+	unsigned int old = READ_ONCE(skm_hooks_live), want, on, off, asked;
+	unsigned int refused = skm_drift_refused();
 	int ret;
 
 	lockdep_assert_held(&skm_apply_lock);
 	if (!skm_live)
 		return 0;
-	want = skm_policies_wanted();
+	asked = skm_policies_wanted();
+	if (asked & refused & ~skm_wanted_last) {
+		bool only_refused = !(asked & ~refused & ~skm_wanted_last);
+
+		skm_drift_report(asked & refused & ~skm_wanted_last,
+				 strict && only_refused ? context : "left off");
+		if (strict && only_refused)
+			return -EOPNOTSUPP;
+	}
+	want = asked & ~refused;
 	on = want & ~old;
 	/*
 	 * While a policy with a list is on, its hooks keep the entries right
@@ -167,6 +186,7 @@ static int __skm_policies_apply(const char *context)
 	ret = skm_hooks_set(want, context);
 	if (ret)
 		return ret;
+	skm_wanted_last = asked;
 	if (on & SKM_POLICIES_LISTED)
 		skm_cglists_resolve();
 	off = old & ~want;
@@ -201,7 +221,7 @@ int skm_policies_apply(const char *context)
 
 	kernel_param_unlock(THIS_MODULE);
 	mutex_lock(&skm_apply_lock);
-	ret = __skm_policies_apply(context);
+	ret = __skm_policies_apply(context, true);
 	mutex_unlock(&skm_apply_lock);
 	kernel_param_lock(THIS_MODULE);
 	return ret;
@@ -703,7 +723,7 @@ int skm_knobs_go_live(void)
 	skm_reclaim_policy_changed();
 	mutex_lock(&skm_apply_lock);
 	skm_live = true;
-	ret = __skm_policies_apply("not loading");
+	ret = __skm_policies_apply("not loading", false);
 	if (ret)
 		skm_live = false;
 	mutex_unlock(&skm_apply_lock);

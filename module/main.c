@@ -27,6 +27,7 @@
 #include "memcg_state.h"
 #include "pcpu.h"
 #include "reclaim.h"
+#include "drift.h"
 #include "sndpark.h"
 #include "sock_charge.h"
 #include "sock_hooks.h"
@@ -96,6 +97,10 @@ static int __init skmemcg_init(void)
 	BUILD_BUG_ON(ARRAY_SIZE(skm_policy_hooks) != SKM_POLICY_NR);
 	ret = skm_hooks_init(skm_hooks, ARRAY_SIZE(skm_hooks), skm_policy_hooks,
 			     ARRAY_SIZE(skm_policy_hooks));
+	if (ret)
+		return ret;
+	/* What the policies claim about this kernel: refuses those it must. */
+	ret = skm_drift_init(skm_hooks, ARRAY_SIZE(skm_hooks));
 	if (ret)
 		return ret;
 	ret = skm_hook_time_init();

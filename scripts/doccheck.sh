@@ -136,7 +136,7 @@ done
 
 # --- knobs
 mapfile -t params < <(sed -nE \
-	's/^[[:space:]]*module_param(_cb|_named|_array|_array_named|_string|_unsafe|_hw)?\(([A-Za-z0-9_]+),.*/\2/p' \
+	's/^[[:space:]]*module_param(_cb|_named|_array|_array_named|_string|_unsafe|_named_unsafe|_hw)?\(([A-Za-z0-9_]+),.*/\2/p' \
 	module/*.c | sort -u)
 [ ${#params[@]} -gt 0 ] || skm_die "no module_param*() found in module/*.c"
 mapfile -t dfiles < <(grep -ohE 'debugfs_create_[a-z0-9_]+\("[^"]+"' module/*.c |
