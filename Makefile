@@ -12,6 +12,8 @@
 # make bench           benchmarks in the VM (scripts/bench.sh)
 # make check-testbed   the test bed's own check: can this QEMU mode patch
 #                      kernel text under load? (scripts/test.sh testbed)
+# make matrix        the guest cases on other point releases and flavours
+#                      of the supported families (scripts/matrix.sh)
 # make conformance     the kernel's own memcg selftests (test_memcontrol,
 #                      test_kmem) on each kernel, stock and with skmemcg in
 #                      each policy state (scripts/conformance.sh)
@@ -63,4 +65,7 @@ check-testbed:
 conformance:
 	scripts/conformance.sh
 
-.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance
+matrix:
+	scripts/matrix.sh
+
+.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix

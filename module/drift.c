@@ -49,10 +49,10 @@
 /*
  * Load policies whose claims do not hold anyway. The kernel taints itself
  * when this is given (an unsafe parameter), and skmemcg logs each claim it
- * let through. Load time only.
+ * let through. Load time only, no sysfs file (stats: drift_allowed_untested).
  */
 static bool skm_allow_untested;
-module_param_named_unsafe(allow_untested, skm_allow_untested, bool, 0444);
+module_param_named_unsafe(allow_untested, skm_allow_untested, bool, 0);
 MODULE_PARM_DESC(allow_untested,
 		 "Let policies on whose claims about this kernel do not hold (taints the kernel; bool, default N)");
 
