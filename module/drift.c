@@ -357,8 +357,8 @@ static void skm_drift_check_unique(const struct skm_hook *hooks, unsigned int nr
  * @hooks: the hook table, its policies assigned (skm_hooks_init())
  * @nr: its size
  *
- * Return: 0, or -ENOMEM. A claim that does not hold is no error: its
- * policies are refused (skm_drift_refused()).
+ * Return: 0. A claim that does not hold, or cannot be checked, is no
+ * error: its policies are refused (skm_drift_refused()).
  */
 int skm_drift_init(const struct skm_hook *hooks, unsigned int nr)
 {
@@ -375,10 +375,11 @@ int skm_drift_init(const struct skm_hook *hooks, unsigned int nr)
 		       init_utsname()->release);
 	} else {
 		index = kvmalloc_array(btf.nr_types, sizeof(*index), GFP_KERNEL);
-		if (!index)
-			return -ENOMEM;
-		if (!skm_btf_index(&btf, index, btf.nr_types))
+		if (index && !skm_btf_index(&btf, index, btf.nr_types))
 			view = &btf;
+		else
+			pr_err("drift guard: no memory to index kernel %s's BTF\n",
+			       init_utsname()->release);
 	}
 	skm_drift_check_btf(view, hooks, nr);
 	kvfree(index);

@@ -543,6 +543,17 @@ static DEFINE_SPINLOCK(skm_hook_sleepers_lock);
 static atomic_long_t skm_hook_sleepers_kicked = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_hook_sleepers_pinned = ATOMIC_LONG_INIT(0);
 
+/*
+ * Tasks that never return to user mode, where a fake signal would restart
+ * their call: kernel threads, io_uring's workers, and since 6.4 other
+ * user workers. They hold a module reference instead.
+ */
+#ifdef PF_USER_WORKER
+#define SKM_PF_NO_USER_RETURN	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define SKM_PF_NO_USER_RETURN	(PF_KTHREAD | PF_IO_WORKER)
+#endif
+
 /* How long skm_hooks_wait_srcu() waits before it wakes sleepers, again. */
 #define SKM_SLEEPER_KICK_MS	100
 
@@ -554,16 +565,21 @@ static atomic_long_t skm_hook_sleepers_pinned = ATOMIC_LONG_INIT(0);
  * See struct skm_hook_sleeper.
  */
 void notrace skm_hook_sleep_begin(struct skm_hook_frame *f,
-				  struct skm_hook_sleeper *s)
+				  struct skm_hook_sleeper *s, bool may_block)
 {
-	s->task = current;
+	s->task = may_block ? current : NULL;
 	s->pinned = false;
-	if (current->flags & PF_KTHREAD) {
+	if (!may_block)
+		return;
+	if (current->flags & SKM_PF_NO_USER_RETURN) {
 		/*
-		 * Failing, the module is going: stay in the SRCU section,
-		 * whose unload waits for this call as before.
+		 * Only a live module: one still in init (COMING) would be
+		 * freed on a failed init whatever its references, and one
+		 * going has its unload waiting. Else stay in the SRCU
+		 * section, whose unload or failed init waits for this call.
 		 */
-		if (try_module_get(THIS_MODULE)) {
+		if (READ_ONCE(THIS_MODULE->state) == MODULE_STATE_LIVE &&
+		    try_module_get(THIS_MODULE)) {
 			s->pinned = true;
 			atomic_long_inc(&skm_hook_sleepers_pinned);
 			srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
@@ -587,7 +603,9 @@ void notrace skm_hook_sleep_begin(struct skm_hook_frame *f,
 void notrace skm_hook_sleep_end(struct skm_hook_frame *f,
 				struct skm_hook_sleeper *s)
 {
-	if (s->task->flags & PF_KTHREAD) {
+	if (!s->task)
+		return;
+	if (s->task->flags & SKM_PF_NO_USER_RETURN) {
 		if (s->pinned) {
 			f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
 			__release(&skm_hook_srcu);	/* as above */
@@ -633,8 +651,13 @@ static void skm_hooks_wait_srcu(void)
 {
 	unsigned long cookie = start_poll_synchronize_srcu(&skm_hook_srcu);
 	unsigned long kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);
+	unsigned long warn_at = jiffies + 10 * HZ;
 
 	while (!poll_state_synchronize_srcu(&skm_hook_srcu, cookie)) {
+		if (time_after_eq(jiffies, warn_at)) {
+			pr_warn_once("a task has been inside a replacement for 10 s; still waiting\n");
+			warn_at = jiffies + 10 * HZ;
+		}
 		if (time_after_eq(jiffies, kick_at)) {
 			skm_hooks_kick_sleepers();
 			kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);

@@ -178,8 +178,9 @@ static __always_inline void skm_hook_exit(struct skm_hook_frame *f,
 /**
  * struct skm_hook_sleeper - a task in an original that may sleep without bound
  * @node: in the list of such tasks (hooks.c)
- * @task: the task
- * @pinned: a kernel thread that left its SRCU section for a module reference
+ * @task: the task; NULL for a call that cannot block (O_NONBLOCK)
+ * @pinned: a kernel thread (or io_uring worker) that left its SRCU section
+ *	for a module reference
  *
  * An original such as 6.x's inet_csk_accept() sleeps until a client comes,
  * which may be never. A replacement brackets such a call with
@@ -198,7 +199,8 @@ struct skm_hook_sleeper {
 	bool pinned;
 };
 
-void skm_hook_sleep_begin(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
+void skm_hook_sleep_begin(struct skm_hook_frame *f, struct skm_hook_sleeper *s,
+			  bool may_block);
 void skm_hook_sleep_end(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
 void skm_hooks_show_stats(struct seq_file *m);
 

@@ -236,7 +236,17 @@ struct skm_bool_knob {
 	struct static_key *key;
 	void (*changed)(bool on);
 	bool policy;		/* turns a policy on or off: skm_policies_apply() */
+	unsigned int key_policies; /* the key stays off while the drift guard refuses these */
 };
+
+/*
+ * The value @knob's key takes for @on: off while the drift guard refuses
+ * the policy it gates, whose code shared replacements would otherwise run.
+ */
+static bool skm_key_value(const struct skm_bool_knob *knob, bool on)
+{
+	return on && !(skm_drift_refused() & knob->key_policies);
+}
 
 static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
 {
@@ -251,13 +261,13 @@ static int skm_param_set_bool(const char *val, const struct kernel_param *kp)
 	old = READ_ONCE(*knob->val);
 	WRITE_ONCE(*knob->val, on);
 	if (skm_live && knob->key)
-		skm_key_set(knob->key, on);
+		skm_key_set(knob->key, skm_key_value(knob, on));
 	if (knob->policy) {
 		ret = skm_policies_apply("left as it was");
 		if (ret && READ_ONCE(*knob->val) == on) {
 			WRITE_ONCE(*knob->val, old);
 			if (skm_live && knob->key)
-				skm_key_set(knob->key, old);
+				skm_key_set(knob->key, skm_key_value(knob, old));
 		}
 		if (ret)
 			return ret;
@@ -388,7 +398,8 @@ static void skm_throttle_changed(bool on)
 }
 
 static struct skm_bool_knob skm_throttle_knob = {
-	&skm_throttle, &skm_throttle_key.key, skm_throttle_changed, true };
+	&skm_throttle, &skm_throttle_key.key, skm_throttle_changed, true,
+	SKM_POLICY_BIT(SKM_POLICY_THROTTLE) };
 module_param_cb(throttle, &skm_bool_ops, &skm_throttle_knob, 0644);
 MODULE_PARM_DESC(throttle,
 		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
@@ -719,7 +730,8 @@ int skm_knobs_go_live(void)
 	skm_throttle_wake();
 	kernel_param_lock(THIS_MODULE);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
-		skm_key_set(knobs[i]->key, READ_ONCE(*knobs[i]->val));	/* all keyed */
+		skm_key_set(knobs[i]->key,	/* all keyed */
+			    skm_key_value(knobs[i], READ_ONCE(*knobs[i]->val)));
 	skm_reclaim_policy_changed();
 	mutex_lock(&skm_apply_lock);
 	skm_live = true;

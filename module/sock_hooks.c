@@ -186,7 +186,7 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
-	skm_hook_sleep_begin(&f, &sleeper);
+	skm_hook_sleep_begin(&f, &sleeper, !(arg->flags & O_NONBLOCK));
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
 	skm_hook_orig_out(&f);
@@ -205,7 +205,7 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
-	skm_hook_sleep_begin(&f, &sleeper);
+	skm_hook_sleep_begin(&f, &sleeper, !(flags & O_NONBLOCK));
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
 	skm_hook_orig_out(&f);
