@@ -12,8 +12,11 @@
 # make bench           benchmarks in the VM (scripts/bench.sh)
 # make check-testbed   the test bed's own check: can this QEMU mode patch
 #                      kernel text under load? (scripts/test.sh testbed)
-# make matrix        the guest cases on other point releases and flavours
+# make matrix         the guest cases on other point releases and flavours
 #                      of the supported families (scripts/matrix.sh)
+# make fingerprints    record the fingerprints of the kernel functions the
+#                      policies copy, from the test command's kernels, in
+#                      module/fingerprints.h (scripts/fingerprints.sh)
 # make conformance     the kernel's own memcg selftests (test_memcontrol,
 #                      test_kmem) on each kernel, stock and with skmemcg in
 #                      each policy state (scripts/conformance.sh)
@@ -68,4 +71,7 @@ conformance:
 matrix:
 	scripts/matrix.sh
 
-.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix
+fingerprints:
+	scripts/fingerprints.sh
+
+.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix fingerprints

@@ -115,6 +115,13 @@ DEFINE_SHOW_ATTRIBUTE(skm_cgroups);
 
 DEFINE_SHOW_ATTRIBUTE(skm_hook_times);
 
+static int skm_fingerprints_show(struct seq_file *m, void *v)
+{
+	skm_drift_show_fingerprints(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(skm_fingerprints);
+
 /**
  * skm_debugfs_init() - create /sys/kernel/debug/skmemcg and its files
  *
@@ -144,6 +151,8 @@ void skm_debugfs_init(void)
 			    &skm_cgroups_fops);
 	debugfs_create_file("hook_times", 0444, skm_debugfs_dir, NULL,
 			    &skm_hook_times_fops);
+	debugfs_create_file("fingerprints", 0444, skm_debugfs_dir, NULL,
+			    &skm_fingerprints_fops);
 }
 
 void skm_debugfs_exit(void)

@@ -17,15 +17,17 @@
  * - that each hooked name is one function: kallsyms_lookup_name() returns
  *   the first of several static functions of one name, so a name kallsyms
  *   holds more than once is refused, not guessed.
+ * - that each kernel function whose body a policy copies, or whose inside
+ *   it relies on, is the build of it the copy was checked against: its size
+ *   and the fingerprint of its instructions (text_fp.c) are ones recorded
+ *   from a tested kernel (fingerprints.h), checked at load and again each
+ *   time a policy resting on it is turned on.
  * A claim that does not hold, or cannot be checked (no BTF, a function BTF
  * does not describe), refuses every policy that needs it: those policies
  * cannot be turned on, with one dmesg line naming the claim and the
  * kernel, and stats shows them (drift_refused_<policy>). The rest load and
  * work. allow_untested=1 (an unsafe parameter: it taints the kernel) lets
  * them on anyway and says so.
- *
- * Not checked yet: the bodies of the kernel functions whose code the
- * exclusive and throttle policies replicate (docs/design.md, "Drift guard").
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,10 +42,13 @@
 
 #include "btf_view.h"
 #include "drift.h"
+#include "fingerprints.h"
 #include "hooks.h"
 #include "knobs.h"
 #include "ksym.h"
 #include "parse.h"
+#include "sock_compat.h"
+#include "text_scan.h"
 #include "vmscan_compat.h"
 
 /*
@@ -57,9 +62,10 @@ MODULE_PARM_DESC(allow_untested,
 		 "Let policies on whose claims about this kernel do not hold (taints the kernel; bool, default N)");
 
 /*
- * Test only: treat these claims (comma-separated: "scan_control", or the
- * name of a function whose prototype or uniqueness is claimed) as not
- * holding, to show the refusal. Load time only, no sysfs file.
+ * Test only: treat these claims (comma-separated: "scan_control", the
+ * name of a function whose prototype or uniqueness is claimed, or
+ * "<function>.body" for its fingerprint) as not holding, to show the
+ * refusal. Load time only, no sysfs file.
  */
 static char *skm_test_drift;
 module_param_named(test_drift, skm_test_drift, charp, 0);
@@ -100,13 +106,13 @@ static void skm_drift_mismatch(const char *what, const char *why,
 	skm_drift_nr_mismatches++;
 	skm_policies_str(policies, names, sizeof(names));
 	if (skm_allow_untested) {
-		skm_drift_allowed_mask |= policies;
+		WRITE_ONCE(skm_drift_allowed_mask, skm_drift_allowed_mask | policies);
 		pr_warn("drift guard: %s does not match kernel %s %s (%s); allow_untested=1: %s left on offer\n",
 			what, init_utsname()->release, init_utsname()->version,
 			why, names);
 		return;
 	}
-	skm_drift_refused_mask |= policies;
+	WRITE_ONCE(skm_drift_refused_mask, skm_drift_refused_mask | policies);
 	pr_err("drift guard: %s does not match kernel %s %s (%s); refusing %s\n",
 	       what, init_utsname()->release, init_utsname()->version, why,
 	       names);
@@ -352,6 +358,128 @@ static void skm_drift_check_unique(const struct skm_hook *hooks, unsigned int nr
 	}
 }
 
+/*
+ * The kernel functions whose bodies policies copy, or whose insides they
+ * rely on; 0 policies: those of the hook of that name.
+ */
+static const struct {
+	const char *func;
+	unsigned int policies;
+} skm_body_claims[] = {
+	/* exclusive's and throttle's copies; sock_limits' count */
+	{ "__sk_mem_raise_allocated", 0 },
+	{ "__sk_mem_reduce_allocated", 0 },
+	{ "sk_forced_mem_schedule", 0 },
+	/* where an accepted child's memcg is set, and where it goes */
+	{ SKM_ACCEPT_SYM, 0 },
+	{ "mem_cgroup_sk_free", 0 },
+#ifdef SKM_FAMILY_7_3
+	{ "apply_proportional_protection", 0 },
+#else
+	/* MGLRU's batches; the classic LRU's scan, mem_cgroup_size's caller */
+	{ "evict_folios", 0 },
+	{ "shrink_lruvec", SKM_POLICY_BIT(SKM_POLICY_RECLAIM) },
+#endif
+};
+
+/* What the last check of each body claim read, for the fingerprints file */
+static struct skm_body_seen {
+	struct skm_text_fp fp;
+	int err;
+	bool holds;
+} skm_body_seen[ARRAY_SIZE(skm_body_claims)];
+
+/* The policies each body claim refuses, the hook table's where not given */
+static unsigned int skm_body_policies[ARRAY_SIZE(skm_body_claims)];
+
+/* Is @fp of @func one recorded from a tested kernel? */
+static bool skm_body_recorded(const char *func, const struct skm_text_fp *fp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skm_fp_expected); i++)
+		if (skm_fp_expected[i].func &&
+		    !strcmp(skm_fp_expected[i].func, func) &&
+		    skm_fp_expected[i].size == fp->size &&
+		    skm_fp_expected[i].hash == fp->hash)
+			return true;
+	return false;
+}
+
+/* Read body claim @i; true if it holds. */
+static bool skm_body_check(unsigned int i, char *why, size_t len)
+{
+	const char *func = skm_body_claims[i].func;
+	struct skm_body_seen *seen = &skm_body_seen[i];
+	char perturbed[64];
+	int tries;
+
+	scnprintf(perturbed, sizeof(perturbed), "%s.body", func);
+	/* A text poke under way can tear one read: a second settles it. */
+	for (tries = 0; tries < 2; tries++) {
+		seen->err = skm_text_fingerprint(func, &seen->fp, why, len);
+		if (!seen->err && skm_list_has(skm_test_drift, perturbed))
+			seen->fp.hash ^= 1;
+		seen->holds = !seen->err && skm_body_recorded(func, &seen->fp);
+		if (seen->holds || seen->err)
+			break;
+	}
+	if (!seen->err && !seen->holds)
+		scnprintf(why, len, "size %u fingerprint %016llx, recorded from no tested kernel",
+			  seen->fp.size, seen->fp.hash);
+	return seen->holds;
+}
+
+/* Check the body claims of @policies; refuse those that do not hold. */
+static void skm_drift_check_bodies(unsigned int policies)
+{
+	char what[80], why[96];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skm_body_claims); i++) {
+		unsigned int p = skm_body_policies[i] & ~skm_drift_refused_mask &
+				 ~skm_drift_allowed_mask;
+
+		if (!(skm_body_policies[i] & policies))
+			continue;
+		skm_drift_nr_checks++;
+		/* Read even for refused policies: the fingerprints file shows all. */
+		if (skm_body_check(i, why, sizeof(why)) || !p)
+			continue;
+		scnprintf(what, sizeof(what), "the body of %s", skm_body_claims[i].func);
+		skm_drift_mismatch(what, why, p);
+	}
+}
+
+/**
+ * skm_drift_recheck() - read the bodies again before policies go on
+ * @policies: those about to be turned on
+ *
+ * Under the transitions' lock. A body the kernel's text no longer matches
+ * (a livepatch, a kprobe inside it) refuses its policies from now on.
+ *
+ * Return: the policies refused, as skm_drift_refused().
+ */
+unsigned int skm_drift_recheck(unsigned int policies)
+{
+	skm_drift_check_bodies(policies);
+	return skm_drift_refused();
+}
+
+/* The fingerprints debugfs file: "<function> <size> <fingerprint> <verdict>" */
+void skm_drift_show_fingerprints(struct seq_file *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skm_body_claims); i++) {
+		const struct skm_body_seen *seen = &skm_body_seen[i];
+
+		seq_printf(m, "%s %u %016llx %s\n", skm_body_claims[i].func,
+			   seen->fp.size, seen->fp.hash,
+			   seen->err ? "unreadable" : seen->holds ? "recorded" : "differs");
+	}
+}
+
 /**
  * skm_drift_init() - check every claim against the running kernel
  * @hooks: the hook table, its policies assigned (skm_hooks_init())
@@ -366,6 +494,7 @@ int skm_drift_init(const struct skm_hook *hooks, unsigned int nr)
 	unsigned long stop = skm_ksym_lookup("__stop_BTF");
 	struct skm_btf btf, *view = NULL;
 	u32 *index = NULL;
+	unsigned int i;
 
 	if (!start || stop <= start) {
 		pr_err("drift guard: kernel %s has no __start_BTF/__stop_BTF in kallsyms\n",
@@ -384,6 +513,13 @@ int skm_drift_init(const struct skm_hook *hooks, unsigned int nr)
 	skm_drift_check_btf(view, hooks, nr);
 	kvfree(index);
 	skm_drift_check_unique(hooks, nr);
+	for (i = 0; i < ARRAY_SIZE(skm_body_claims); i++)
+		skm_body_policies[i] = skm_body_claims[i].policies ?:
+			skm_hook_policies(hooks, nr, skm_body_claims[i].func);
+	if (skm_text_scan_init())
+		pr_err("drift guard: kernel %s has no insn_decode in kallsyms\n",
+		       init_utsname()->release);
+	skm_drift_check_bodies(SKM_POLICIES_ALL);
 	if (!skm_drift_nr_mismatches)
 		pr_info("drift guard: %u claims hold on %s %s\n", skm_drift_nr_checks,
 			init_utsname()->release, init_utsname()->version);

@@ -155,13 +155,15 @@ static unsigned int skm_wanted_last;
 static int __skm_policies_apply(const char *context, bool strict)
 {
 	unsigned int old = READ_ONCE(skm_hooks_live), want, on, off, asked;
-	unsigned int refused = skm_drift_refused();
+	unsigned int refused;
 	int ret;
 
 	lockdep_assert_held(&skm_apply_lock);
 	if (!skm_live)
 		return 0;
 	asked = skm_policies_wanted();
+	/* The bodies they rest on, read again (drift.c) */
+	refused = skm_drift_recheck(asked & ~old);
 	if (asked & refused & ~skm_wanted_last) {
 		bool only_refused = !(asked & ~refused & ~skm_wanted_last);
 

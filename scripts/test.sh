@@ -88,6 +88,11 @@ kernel_chain() {
 		;;
 	esac
 	counted "vm-numa-$kver" "$vm" -k "$kver" -q -c 4 -n 2 -T 600 -t "$numa_cases"
+	# The drift guard on the same build rewritten otherwise at boot: one
+	# CPU (LOCK patched to DS) and no mitigations (no retpolines, no
+	# return thunks): its fingerprints must hold there too.
+	counted "vm-textvar-$kver" "$vm" -k "$kver" -q -c 1 -a mitigations=off -w textvar \
+		-t drift_guard
 	counted "vm-reclaim-$kver" "$vm" -k "$kver" -q -w reclaim \
 		-T 1500 -t "$(skm_guest_cases reclaim)"
 	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The drift guard (module/drift.c): on this tested kernel every claim holds
 # (struct scan_control's layout and the static prototypes against BTF,
-# each hooked name one symbol) and every policy goes on. With a claim
+# each hooked name one symbol, each copied or relied-on function body's
+# fingerprint one recorded in module/fingerprints.h) and every policy goes
+# on. The fingerprints go to the log ("fingerprint: ..." lines, which
+# scripts/fingerprints.sh records from). With a claim
 # perturbed (test_drift), the module loads, the policies resting on it are
 # refused (one dmesg line naming the claim and the kernel, stats, the
 # exporter, a write that would turn one on fails with EOPNOTSUPP) and the
@@ -17,6 +20,17 @@ d0=$(lines)
 load $ALL_POLICIES
 l=$(dmesg_since "$d0" | grep 'drift guard:' || true)
 note "load: $l"
+fps=$(cat /sys/kernel/debug/skmemcg/fingerprints)
+while read -r fn size hash verdict; do
+	note "fingerprint: $(uname -r) $fn $size $hash $verdict"
+done <<EOF
+$fps
+EOF
+while read -r fn size hash verdict; do
+	expect_eq "the body of $fn" "$verdict" recorded
+done <<EOF
+$fps
+EOF
 echo "$l" | grep -q "drift guard: [0-9]* claims hold on $(uname -r)" ||
 	fail "no 'claims hold' line: $l"
 expect_eq "drift_mismatches" "$(skm_stat drift_mismatches)" 0
@@ -66,7 +80,24 @@ expect_eq "drift_refused_throttle (vmpressure twice)" "$(skm_stat drift_refused_
 expect_eq "hooked" "$(hooked_names)" ""
 unload
 
-# 5. allow_untested: on anyway, the kernel tainted (T, bit 6), said so.
+# 5. A copied body perturbed: the policies resting on it refused, reclaim on.
+d0=$(lines)
+load test_drift=__sk_mem_raise_allocated.body reclaim_policy=linear
+l=$(dmesg_since "$d0" | grep 'drift guard:' || true)
+note "perturbed body: $(echo "$l" | tr '\n' '|')"
+echo "$l" | grep -q "drift guard: the body of __sk_mem_raise_allocated does not match kernel $(uname -r) .*recorded from no tested kernel); refusing throttle, exclusive, sock_limits$" ||
+	fail "no refusal line naming __sk_mem_raise_allocated and the kernel"
+for p in throttle exclusive sock_limits; do
+	expect_eq "drift_refused_$p" "$(skm_stat drift_refused_$p)" 1
+done
+expect_eq "drift_refused_reclaim" "$(skm_stat drift_refused_reclaim)" 0
+expect_eq "verdict" "$(awk '$1 == "__sk_mem_raise_allocated" { print $4 }' /sys/kernel/debug/skmemcg/fingerprints)" differs
+r=$(printf 1 | skm-write "$PAR/exclusive")
+expect_eq "exclusive=1 on a refused policy" "$r" EOPNOTSUPP
+expect_eq "hooked: reclaim's" "$(hooked_names)" "$(names_of $HOOKED_RECLAIM)"
+unload
+
+# 6. allow_untested: on anyway, the kernel tainted (T, bit 6), said so.
 t0=$(cat /proc/sys/kernel/tainted)
 d0=$(lines)
 load test_drift=scan_control allow_untested=1 reclaim_policy=linear
