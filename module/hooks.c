@@ -153,6 +153,11 @@ static DEFINE_MUTEX(skm_hooks_lock);
 typedef unsigned long skm_ftrace_location_t(unsigned long ip);
 DEFINE_STATIC_CALL_NULL(skm_ftrace_location, skm_ftrace_location_t);
 
+/* Not exported: wakes @tsk only from a sleep in @state (skm_hooks_kick_sleepers()) */
+typedef int skm_wake_up_state_t(struct task_struct *tsk, unsigned int state);
+DEFINE_STATIC_CALL_NULL(skm_wake_up_state, skm_wake_up_state_t);
+static_assert(__same_type(&wake_up_state, (skm_wake_up_state_t *)NULL));
+
 /*
  * The ftrace site of @hook: at the entry or right after its ENDBR; 0 if
  * not there.
@@ -218,6 +223,7 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 		   unsigned int nr_policies)
 {
 	unsigned long ftrace_location_addr = skm_ksym_lookup("ftrace_location");
+	unsigned long wake_up_state_addr = skm_ksym_lookup("wake_up_state");
 	char missing[256] = "";
 	size_t len = 0;
 	unsigned int i;
@@ -230,6 +236,9 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 		return ret;
 	if (!ftrace_location_addr)
 		len = scnprintf(missing, sizeof(missing), "ftrace_location");
+	if (!wake_up_state_addr)
+		len += scnprintf(missing + len, sizeof(missing) - len, "%swake_up_state",
+				 len ? ", " : "");
 
 	for (i = 0; i < nr; i++) {
 		struct skm_hook *hook = &hooks[i];
@@ -248,6 +257,8 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 
 	static_call_update(skm_ftrace_location,
 			   (skm_ftrace_location_t *)ftrace_location_addr);
+	static_call_update(skm_wake_up_state,
+			   (skm_wake_up_state_t *)wake_up_state_addr);
 	for (i = 0; i < nr; i++) {
 		struct skm_hook *hook = &hooks[i];
 
@@ -622,10 +633,10 @@ void notrace skm_hook_sleep_end(struct skm_hook_frame *f,
 /*
  * Wake every sleeper with a fake signal: TIF_NOTIFY_SIGNAL makes
  * signal_pending() true until the task's return to user mode clears it,
- * where a syscall that ended with -ERESTARTSYS is restarted. The kernel's
- * set_notify_signal() does the same with wake_up_state(), which is not
- * exported; wake_up_process() also wakes an uninterruptible sleep, which
- * every kernel wait loop takes as a spurious wakeup.
+ * where a syscall that ended with -ERESTARTSYS is restarted. As the
+ * kernel's set_notify_signal(), through wake_up_state() (not exported,
+ * resolved at load): only an interruptible sleep is woken, never an
+ * uninterruptible one (lock_sock(), a page fault) that does not expect it.
  */
 static void skm_hooks_kick_sleepers(void)
 {
@@ -634,7 +645,7 @@ static void skm_hooks_kick_sleepers(void)
 	spin_lock(&skm_hook_sleepers_lock);
 	list_for_each_entry(s, &skm_hook_sleepers, node) {
 		set_tsk_thread_flag(s->task, TIF_NOTIFY_SIGNAL);
-		wake_up_process(s->task);
+		static_call(skm_wake_up_state)(s->task, TASK_INTERRUPTIBLE);
 		atomic_long_inc(&skm_hook_sleepers_kicked);
 	}
 	spin_unlock(&skm_hook_sleepers_lock);
