@@ -572,33 +572,40 @@ static atomic_long_t skm_hook_sleepers_pinned = ATOMIC_LONG_INIT(0);
  * skm_hook_sleep_begin() - the caller may now sleep without bound
  * @f: its frame, inside its SRCU section
  * @s: its sleeper, on its stack
+ * @sleep: how
  *
  * See struct skm_hook_sleeper.
  */
 void notrace skm_hook_sleep_begin(struct skm_hook_frame *f,
-				  struct skm_hook_sleeper *s, bool may_block)
+				  struct skm_hook_sleeper *s, enum skm_sleep sleep)
 {
-	s->task = may_block ? current : NULL;
+	bool no_user_return = current->flags & SKM_PF_NO_USER_RETURN;
+
+	s->task = sleep == SKM_SLEEP_NONE ? NULL : current;
 	s->pinned = false;
-	if (!may_block)
+	s->listed = false;
+	if (!s->task)
 		return;
-	if (current->flags & SKM_PF_NO_USER_RETURN) {
-		/*
-		 * Only a live module: one still in init (COMING) would be
-		 * freed on a failed init whatever its references, and one
-		 * going has its unload waiting. Else stay in the SRCU
-		 * section, whose unload or failed init waits for this call.
-		 */
-		if (READ_ONCE(THIS_MODULE->state) == MODULE_STATE_LIVE &&
-		    try_module_get(THIS_MODULE)) {
-			s->pinned = true;
-			atomic_long_inc(&skm_hook_sleepers_pinned);
-			srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
-			/* For sparse: the reference stands in for it. */
-			__acquire(&skm_hook_srcu);
-		}
+	/*
+	 * Only a live module: one still in init (COMING) would be freed on a
+	 * failed init whatever its references, and one going has its unload
+	 * waiting. Else a kernel thread stays in the SRCU section, whose
+	 * unload or failed init waits for this call; a task with a timeout
+	 * is woken as the others are (its call then ends in EINTR).
+	 */
+	if ((no_user_return || sleep == SKM_SLEEP_BOUNDED_EINTR) &&
+	    READ_ONCE(THIS_MODULE->state) == MODULE_STATE_LIVE &&
+	    try_module_get(THIS_MODULE)) {
+		s->pinned = true;
+		atomic_long_inc(&skm_hook_sleepers_pinned);
+		srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
+		/* For sparse: the reference stands in for it. */
+		__acquire(&skm_hook_srcu);
 		return;
 	}
+	if (no_user_return)
+		return;
+	s->listed = true;
 	spin_lock(&skm_hook_sleepers_lock);
 	list_add(&s->node, &skm_hook_sleepers);
 	spin_unlock(&skm_hook_sleepers_lock);
@@ -614,20 +621,16 @@ void notrace skm_hook_sleep_begin(struct skm_hook_frame *f,
 void notrace skm_hook_sleep_end(struct skm_hook_frame *f,
 				struct skm_hook_sleeper *s)
 {
-	if (!s->task)
-		return;
-	if (s->task->flags & SKM_PF_NO_USER_RETURN) {
-		if (s->pinned) {
-			f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
-			__release(&skm_hook_srcu);	/* as above */
-			atomic_long_dec(&skm_hook_sleepers_pinned);
-			module_put(THIS_MODULE);
-		}
-		return;
+	if (s->pinned) {
+		f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
+		__release(&skm_hook_srcu);	/* as above */
+		atomic_long_dec(&skm_hook_sleepers_pinned);
+		module_put(THIS_MODULE);
+	} else if (s->listed) {
+		spin_lock(&skm_hook_sleepers_lock);
+		list_del(&s->node);
+		spin_unlock(&skm_hook_sleepers_lock);
 	}
-	spin_lock(&skm_hook_sleepers_lock);
-	list_del(&s->node);
-	spin_unlock(&skm_hook_sleepers_lock);
 }
 
 /*
@@ -663,6 +666,7 @@ static void skm_hooks_wait_srcu(void)
 	unsigned long cookie = start_poll_synchronize_srcu(&skm_hook_srcu);
 	unsigned long kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);
 	unsigned long warn_at = jiffies + 10 * HZ;
+	long pinned;
 
 	while (!poll_state_synchronize_srcu(&skm_hook_srcu, cookie)) {
 		if (time_after_eq(jiffies, warn_at)) {
@@ -675,6 +679,10 @@ static void skm_hooks_wait_srcu(void)
 		}
 		schedule_timeout_uninterruptible(1);
 	}
+	pinned = atomic_long_read(&skm_hook_sleepers_pinned);
+	if (pinned)
+		pr_info_ratelimited("%ld tasks asleep in a replacement hold the module (a kernel thread, or accept() with SO_RCVTIMEO): rmmod is refused until they return\n",
+				    pinned);
 }
 
 /* For the stats file. */

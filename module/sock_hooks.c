@@ -164,6 +164,22 @@ void notrace skm_mem_cgroup_sk_free(struct sock *sk)
  * unload waits for a client. The policy may have gone off meanwhile: the
  * child is reconciled only if it is still live.
  */
+#ifndef SKM_HAVE_SK_CHARGE
+/*
+ * How inet_csk_accept() sleeps (inet_csk_wait_for_connect()): not at all
+ * with O_NONBLOCK; with no SO_RCVTIMEO, until a client comes, and a signal
+ * makes accept() restart unseen; with one, until it expires, and a signal
+ * ends accept() in EINTR (sock_intr_errno()).
+ */
+static enum skm_sleep skm_accept_sleep(const struct sock *sk, int flags)
+{
+	if (flags & O_NONBLOCK)
+		return SKM_SLEEP_NONE;
+	return sock_rcvtimeo(sk, false) == MAX_SCHEDULE_TIMEOUT ?
+	       SKM_SLEEP_RESTARTS : SKM_SLEEP_BOUNDED_EINTR;
+}
+#endif
+
 #if defined(SKM_HAVE_SK_CHARGE)
 void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
 				 struct sock *newsk)
@@ -186,7 +202,7 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
-	skm_hook_sleep_begin(&f, &sleeper, !(arg->flags & O_NONBLOCK));
+	skm_hook_sleep_begin(&f, &sleeper, skm_accept_sleep(sk, arg->flags));
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
 	skm_hook_orig_out(&f);
@@ -205,7 +221,7 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
-	skm_hook_sleep_begin(&f, &sleeper, !(flags & O_NONBLOCK));
+	skm_hook_sleep_begin(&f, &sleeper, skm_accept_sleep(sk, flags));
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
 	skm_hook_orig_out(&f);

@@ -10,8 +10,11 @@
 # On 6.x the accept hook is inet_csk_accept(), which sleeps until a client
 # comes: the flip that turns exclusive off must wake it out of our code
 # (hook_sleepers_kicked) and the accept() go on, restarted by the kernel,
-# invisibly to the server (no EINTR). On 7.x the hook is __inet_accept(),
-# after the sleep: nothing to wake.
+# invisibly to the server (no EINTR). An accept() with SO_RCVTIMEO would
+# see a wakeup as EINTR: it holds the module instead (hook_sleepers_pinned),
+# so the flips do not wait for it and rmmod is refused at once until its
+# client comes (delete_module(O_NONBLOCK): EWOULDBLOCK, "in use"); it ends with no EINTR. On 7.x the hook is __inet_accept(),
+# after the sleep: nothing to wake or pin.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -21,6 +24,18 @@ READ_MAX_S=1
 
 rm -f /tmp/skm-block-go-* /tmp/blk-*
 mkdir -p "$CG"
+# On a failure, release every blocked call: a pinned sleeper left behind
+# would hold the module for the rest of the boot's cases.
+release_all() {
+	touch /tmp/skm-block-go-7102 /tmp/skm-block-go-7103
+	_c=""
+	for _p in 7101 7104 7105; do
+		skm-block client $_p > /dev/null 2>&1 &
+		_c="$_c $!"
+	done
+	wait $_c
+}
+trap 'release_all' EXIT
 load throttle=1 exclusive=1 reclaim_policy=linear \
 	throttle_cgroups=+/skm_blocked sock_limits=+/skm_blocked=64M
 expect_eq "hooked" "$(hooked_names)" "$(names_of $HOOKED)"
@@ -82,6 +97,7 @@ sysctl -qw net.ipv4.tcp_syn_retries=10	# the blocked connect outlasts the case
 blocked accept 7101
 blocked recv 7102
 blocked connect 7103
+blocked accept-timeo 7105
 sleep 1
 
 kicked0=$(skm_stat hook_sleepers_kicked)
@@ -92,7 +108,13 @@ case $(uname -r) in
 7.*) expect_eq "sleepers woken on 7.x (accept hooked after its sleep)" "$kicked" 0 ;;
 *) [ "$kicked" -ge 1 ] || fail "exclusive=0 woke no sleeper: was the accept in the hook?" ;;
 esac
-for p in 7101 7102 7103; do still_blocked $p; done
+pinned=$(skm_stat hook_sleepers_pinned)
+note "sleepers holding the module: $pinned"
+case $(uname -r) in
+7.*) expect_eq "sleepers pinned on 7.x" "$pinned" 0 ;;
+*) expect_eq "the accept() with SO_RCVTIMEO pinned" "$pinned" 1 ;;
+esac
+for p in 7101 7102 7103 7105; do still_blocked $p; done
 
 flip exclusive 1
 flip throttle 0
@@ -103,8 +125,28 @@ flip sock_limits -/skm_blocked
 flip sock_limits +/skm_blocked=64M
 flip enabled 0
 flip enabled 1
-for p in 7101 7102 7103; do still_blocked $p; done
+for p in 7101 7102 7103 7105; do still_blocked $p; done
 expect_eq "hooked after the flips" "$(hooked_names)" "$(names_of $HOOKED)"
+
+# The pinned accept(): rmmod refuses at once; its client ends it, no EINTR.
+case $(uname -r) in
+7.*) ;;
+*)
+	r=$(skm-rmmod skmemcg)
+	note "rmmod with the accept() with SO_RCVTIMEO pinned: $r s"
+	case $r in
+	EWOULDBLOCK\ *) awk_lt "${r#EWOULDBLOCK }" "$FLIP_MAX_S" ||
+		fail "rmmod took ${r#EWOULDBLOCK } s to refuse" ;;
+	*) fail "rmmod with a pinned sleeper: $r" ;;
+	esac
+	grep -q '^skmemcg ' /proc/modules || fail "skmemcg unloaded under a pinned sleeper"
+	dmesg | grep -q 'skmemcg: 1 tasks asleep in a replacement hold the module' ||
+		fail "no dmesg line for the pinned sleeper"
+	;;
+esac
+skm-block client 7105 > /dev/null || fail "client of 7105"
+wait_line /tmp/blk-7105 "accept-timeo ok 65536 0$" 20
+expect_eq "sleepers pinned after 7105's client" "$(skm_stat hook_sleepers_pinned)" 0
 
 # An accept() inside the hook again (7101's restarted outside it, while
 # exclusive was off), then the unload.

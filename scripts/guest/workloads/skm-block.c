@@ -4,6 +4,10 @@
  *
  *   skm-block accept PORT    listen on 127.0.0.1:PORT and block in accept();
  *                            then read what the client sends, to its end
+ *   skm-block accept-timeo PORT
+ *                            the same with SO_RCVTIMEO of 600 s on the
+ *                            listener: a signal then ends accept() in EINTR
+ *                            (counted in RESTARTS), not in a restart
  *   skm-block recv PORT      connect to itself on PORT and block in recv()
  *                            on the accepted side; its client thread sends
  *                            64 KiB once /tmp/skm-block-go-PORT exists
@@ -29,6 +33,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define SKM_BLOCK_BYTES	(64 * 1024)
@@ -149,7 +154,7 @@ int main(int argc, char **argv)
 	int fd, cfd;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: skm-block accept|recv|connect|client PORT\n");
+		fprintf(stderr, "usage: skm-block accept|accept-timeo|recv|connect|client PORT\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -166,9 +171,14 @@ int main(int argc, char **argv)
 		printf("client ok %d %ld\n", SKM_BLOCK_BYTES, restarts);
 		return 0;
 	}
-	if (!strcmp(mode, "accept")) {
+	if (!strcmp(mode, "accept") || !strcmp(mode, "accept-timeo")) {
+		struct timeval tv = { .tv_sec = 600 };
+
 		listen_fd = listen_on(16);
-		printf("accept blocked\n");
+		if (!strcmp(mode, "accept-timeo") &&
+		    setsockopt(listen_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+			die("SO_RCVTIMEO");
+		printf("%s blocked\n", mode);
 		while ((fd = accept(listen_fd, NULL, NULL)) < 0) {
 			if (errno != EINTR)
 				die("accept");
