@@ -102,6 +102,8 @@ static const struct skm_fp_case skm_fp_cases[] = {
 	  .b = SEQ_B(CALL("__traceiter_x")), .same = true },
 	{ "call-depth thunk in the callee's padding", .a = SEQ(CALL("mem_cgroup_charge_skmem")),
 	  .b = SEQ_B(CALL("__pfx_mem_cgroup_charge_skmem")), .same = true },
+	{ "retpoline named by its __pi_ alias (7.x) or call *%rax",
+	  .a = SEQ(CALL("__pi___x86_indirect_thunk_rax")), .b = SEQ_B(CALL_RAX), .same = true },
 	{ "branch offset", .a = SEQ(JCC8(0x74, 0x10)), .b = SEQ_B(JCC8(0x74, 0x20)),
 	  .same = true },
 	/* A changed source: not alike */

@@ -68,13 +68,13 @@ static const struct skm_fp_expect skm_fp_expected[] = {
 	/* read from: 7.3.4+deb13-amd64 */
 	{ "__inet_accept", 368, 0x10a7b4d8ae90044bULL },
 	/* read from: 7.3.4+deb13-amd64 */
-	{ "__sk_mem_raise_allocated", 1104, 0xeaba82b70cb3a797ULL },
+	{ "__sk_mem_raise_allocated", 1104, 0x144e564ff2fbe338ULL },
 	/* read from: 7.3.4+deb13-amd64 */
 	{ "__sk_mem_reduce_allocated", 224, 0xf9a676300b972ab5ULL },
 	/* read from: 7.3.4+deb13-amd64 */
 	{ "apply_proportional_protection", 160, 0x18ac8aa0d18b254eULL },
 	/* read from: 7.3.4+deb13-amd64 */
-	{ "mem_cgroup_sk_free", 96, 0xe02d3e1ec148cf13ULL },
+	{ "mem_cgroup_sk_free", 96, 0x13fe1c3f4abf5adeULL },
 	/* read from: 7.3.4+deb13-amd64 */
 	{ "sk_forced_mem_schedule", 224, 0xf698da3570fe0960ULL },
 #endif

@@ -87,11 +87,29 @@ static unsigned int skm_modrm_rm(u8 modrm)
 	return modrm & 7;
 }
 
+/*
+ * A callee's name without the prefixes of its aliases: a call-depth thunk
+ * sits in the callee's __pfx_ padding, and kallsyms may name a function
+ * by its position-independent alias (__pi_, as 7.x names the retpoline
+ * thunks and memcpy).
+ */
+static const char *skm_fp_callee_base(const char *name)
+{
+	static const char *const prefixes[] = { "__pfx_", "__pi_" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return name + strlen(prefixes[i]);
+	return name;
+}
+
 /**
  * skm_fp_callee_is_variable() - is a call to @name one the kernel retargets?
  * @name: the target's kallsyms name, "" if it is in none of the image's
  *
- * Return: true for what a site's target becomes at run time: a retpoline,
+ * Return: true for what a site's target becomes at run time (an alias's
+ * prefix, __pi_ or __pfx_, ignored): a retpoline,
  * call-depth or ITS thunk (__x86_indirect_*), a static call's trampoline
  * (__SCT__*), a tracepoint's iterator or probes, or code outside the image
  * (modules, trampolines, ITS thunk pages).
@@ -106,6 +124,7 @@ bool skm_fp_callee_is_variable(const char *name)
 
 	if (!name[0])
 		return true;
+	name = skm_fp_callee_base(name);
 	for (i = 0; i < ARRAY_SIZE(variable); i++)
 		if (!strncmp(name, variable[i], strlen(variable[i])))
 			return true;
@@ -231,9 +250,7 @@ u64 skm_fp_mix(u64 hash, const struct skm_fp_insn *insn)
 	case SKM_FP_VCALL:
 		return skm_fnv_byte(hash, 'V');
 	case SKM_FP_CALL:
-		/* A call-depth thunk sits in the callee's __pfx_ padding. */
-		if (!strncmp(name, "__pfx_", 6))
-			name += 6;
+		name = skm_fp_callee_base(name);
 		hash = skm_fnv_byte(hash, 'C');
 		return skm_fnv_bytes(hash, name, strlen(name) + 1);
 	case SKM_FP_PLAIN:
