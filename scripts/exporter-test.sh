@@ -372,6 +372,18 @@ for c in "${cols[@]:1}"; do
 done
 if [ -z "$bad" ]; then pass "cgroups (${#cols[@]} columns x ${#cg_paths[@]} memcgs)"; else fail cgroups "$bad"; fi
 
+# sock-throttled: the 6.19 memory.events name, throttled TX + RX + limited
+bad=
+st_want=(0 22 18446744073709551615)
+for r in 0 1 2; do
+	p=${cg_paths[r]//\\/\\\\\\\\}
+	p=${p//\"/\\\"}
+	has "skmemcg_cgroup_sock_throttled_total{cgroup=\"$p\"}" "${st_want[r]}" ||
+		bad="$bad ${cg_paths[r]}=${st_want[r]}($(grep -F "sock_throttled_total{cgroup=\"$p\"}" "$out" || echo none))"
+done
+grep -qx '# TYPE skmemcg_cgroup_sock_throttled_total counter' "$out" || bad="$bad not-a-counter"
+if [ -z "$bad" ]; then pass sock-throttled; else fail sock-throttled "$bad"; fi
+
 # not-loaded
 want=$'# HELP skmemcg_loaded Whether the skmemcg module is loaded (1) or not (0)\n# TYPE skmemcg_loaded gauge\nskmemcg_loaded 0'
 if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/notloaded.prom")" = "$want" ]; then
