@@ -20,6 +20,12 @@
 # make conformance     the kernel's own memcg selftests (test_memcontrol,
 #                      test_kmem) on each kernel, stock and with skmemcg in
 #                      each policy state (scripts/conformance.sh)
+# make host-test       Debian 12 (6.1, 6.12) and 13 (7.3) booted with systemd
+#                      from images made with debootstrap and cached outside
+#                      the clone: the .deb installed with apt, options from
+#                      modprobe.d at boot, services and podman containers by
+#                      name and annotation, Prometheus, a kernel ABI update
+#                      (scripts/host-test.sh; root)
 # make check-debug     the VM suite on a debug kernel (lockdep, KASAN, UBSAN,
 #                      kmemleak...) built from linux-source-6.1 and cached
 #                      outside the clone (scripts/check-debug.sh)
@@ -74,4 +80,7 @@ matrix:
 fingerprints:
 	scripts/fingerprints.sh
 
-.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix fingerprints
+host-test:
+	scripts/host-test.sh
+
+.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix fingerprints host-test
