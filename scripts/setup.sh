@@ -10,7 +10,7 @@ pkgs=(
 	build-essential libelf-dev bc bison flex kmod cpio xz-utils python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static dkms sparse gnuplot-nox iperf3
-	libssl-dev openssl debootstrap dpkg-dev debhelper dh-dkms
+	libssl-dev openssl debootstrap dpkg-dev debhelper dh-dkms jq
 )
 
 sudo=

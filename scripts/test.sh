@@ -140,6 +140,7 @@ stage checkpatch "$SKM_ROOT/scripts/checkpatch.sh"
 stage doccheck "$SKM_ROOT/scripts/doccheck.sh"
 stage version "$SKM_ROOT/scripts/version-check.sh"
 counted exporter "$SKM_ROOT/scripts/exporter-test.sh"
+counted oci-hook "$SKM_ROOT/scripts/oci-hook-test.sh"
 stage deb "$SKM_ROOT/scripts/deb.sh"
 for kver in $kvers; do
 	skm_in_deb13 "$kver" && continue	# DKMS of the host builds for the host's kernels
