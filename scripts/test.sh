@@ -7,7 +7,8 @@
 # check, the one version, the exporter on a fake tree, the Debian package
 # (make deb), DKMS (with module signing), KUnit in UML, and then at once:
 # the host chain (the fresh-machine check, scripts/fresh.sh, then the
-# package in a fresh root, scripts/deb-test.sh) and the VM cases on every
+# package in a fresh root, scripts/deb-test.sh, then a Debian 12 host image
+# booted with systemd, scripts/host-test.sh --short) and the VM cases on every
 # supported kernel (main, with the exporter's output checked by promtool;
 # the per-CPU reserve in a NUMA guest; reclaim curves; lockdown;
 # load/unload under traffic; benchmark smoke; on 6.1 a cgroup v1 boot for
@@ -148,12 +149,16 @@ for kver in $kvers; do
 done
 counted kunit "$SKM_ROOT/scripts/kunit.sh"
 
-# host_chain: the fresh-machine check, then the package in a fresh root.
-# Both make a Debian 12 root (mostly unpacking and dpkg), so they run one
-# after the other, beside the kernels' boots.
+# host_chain: the fresh-machine check, then the package in a fresh root,
+# then a Debian host image booted with systemd. Each makes or copies a
+# Debian root (mostly unpacking and dpkg), so they run one after the other,
+# beside the kernels' boots.
 host_chain() {
 	stage fresh "$SKM_ROOT/scripts/fresh.sh"
 	stage deb-install "$SKM_ROOT/scripts/deb-test.sh"
+	# Debian 12 booted with systemd, the package from apt (the short form
+	# of make host-test: one image, one boot)
+	counted host-short "$SKM_ROOT/scripts/host-test.sh" --short
 }
 if [ -z "${SKM_SKIP_FRESH:-}" ]; then
 	skm_log "chain host: started (out/chain-host.log)"

@@ -199,6 +199,8 @@ prom_checks() {
 	q3="rate(skmemcg_cgroup_sock_throttled_total{cgroup=~\"$cg_l|${CG_A:-none}\"}[2m])"
 	wait_for 90 prom_has "$q2" || true
 	{
+		echo "promql: $Q_LOAD"
+		echo "  -> $(promq "$Q_LOAD")"
 		echo "promql: $q1"
 		echo "  -> $(promq "$q1")"
 		echo "promql: $q2"
@@ -241,8 +243,11 @@ full() {
 	containers_stop
 }
 
+# whether the module is loaded, and what its drift guard refused
+Q_LOAD='{__name__=~"skmemcg_loaded|skmemcg_drift_refused_.*|skmemcg_hooks_installed"}'
+
 check_mode() {
-	local q='{__name__=~"skmemcg_loaded|skmemcg_drift_refused_.*|skmemcg_hooks_installed"}'
+	local q=$Q_LOAD
 	boot_lines | show
 	wait_for 120 prom_has 'skmemcg_loaded' || true
 	{
