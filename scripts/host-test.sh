@@ -213,7 +213,9 @@ run_image() {
 	boot "$from" check
 
 	mount_img "$work/disk.img" "$mnt"
-	if update_into "$mnt" "$to" && [ -f "$mnt/lib/modules/$to/updates/dkms/skmemcg.ko" ]; then
+	# (compressed, skmemcg.ko.xz, where the kernel compresses its modules)
+	if update_into "$mnt" "$to" && ls "$mnt/lib/modules/$to/updates/dkms/skmemcg.ko"* > /dev/null 2>&1 &&
+		grep -q "^skmemcg/.*, $to, .*: installed" "$work/update.log"; then
 		result PASS "$name/update-dkms"
 		grep -E '^skmemcg' "$work/update.log" || true
 	else
@@ -228,6 +230,21 @@ run_image() {
 }
 
 [ "$(id -u)" -eq 0 ] || skm_die "host-test.sh needs root (loop mounts, chroot)"
+# --boot NAME KVER MODE: boot the last run's image of NAME again, with this
+# tree's scenario (a developer's loop: no install, no update)
+if [ "${1:-}" = --boot ]; then
+	[ $# -eq 4 ] || skm_die "usage: host-test.sh --boot NAME KVER MODE"
+	name=$2 work=$SKM_OUT/host-$2 passed=0 failed=0
+	[ -f "$work/disk.img" ] || skm_die "no image of a run of $name in $work"
+	mount_img "$work/disk.img" "$work/mnt"
+	install -m 0755 "$SKM_ROOT/scripts/host/scenario.sh" "$SKM_ROOT/scripts/host/burst.sh" \
+		"$work/mnt/usr/local/lib/skmemcg-host-test/"
+	kernel_files "$work/mnt" "$3"
+	umount_img "$work/mnt"
+	boot "$3" "$4"
+	echo "host-test: $passed passed, $failed failed"
+	exit
+fi
 short=0
 names=()
 for a in "$@"; do

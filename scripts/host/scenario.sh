@@ -64,7 +64,16 @@ promq() {
 	curl -s -G --max-time 10 http://localhost:9090/api/v1/query \
 		--data-urlencode "query=$1" | jq -c '.data.result // []' 2> /dev/null
 }
-prom_has() { [ "$(promq "$1")" != "[]" ] && [ -n "$(promq "$1")" ]; }
+prom_has() {
+	local r
+	r=$(promq "$1")
+	[ -n "$r" ] && [ "$r" != "[]" ]
+}
+# what Prometheus says of its scrape of node_exporter
+prom_targets() {
+	curl -s --max-time 10 http://localhost:9090/api/v1/targets |
+		jq -c '[.data.activeTargets[] | {scrapeUrl, health, lastError, lastScrape}]' 2> /dev/null
+}
 
 held() {	# held UNIT: skm-hold of UNIT printed "ready" since it last started
 	journalctl -b -q -o cat -u "$1" --since "@$2" | grep -q '^ready'
@@ -253,6 +262,7 @@ check_mode() {
 	{
 		echo "promql: $q"
 		echo "  -> $(promq "$q")"
+		echo "targets: $(prom_targets)"
 	} | show
 	if [ -d "$params" ]; then
 		check options "the options of /etc/modprobe.d/skmemcg.conf are not in force" \
