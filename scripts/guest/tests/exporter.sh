@@ -143,6 +143,10 @@ while read -r line; do
 	mvs="throttled_tx_total $3|throttled_rx_total $4|exclusive $x"
 	[ "$9" = - ] ||
 		mvs="$mvs|sock_limit_bytes $(($9 * 1024))|sock_bytes $((${10} * 1024))|limited_total ${11}"
+	# Linux 6.19's name: throttled TX and RX, and what the limit suppressed
+	st=$(($3 + $4))
+	[ "$9" = - ] || st=$((st + ${11}))
+	mvs="$mvs|sock_throttled_total $st"
 	IFS='|'
 	for mv in $mvs; do
 		l="skmemcg_cgroup_${mv% *}{cgroup=\"$path\"} ${mv#* }"
