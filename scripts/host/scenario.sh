@@ -238,7 +238,10 @@ full() {
 	load_checks || return
 	limited_checks
 	# the burst in the background while the containers start, so that
-	# Prometheus sees it throttled over several scrapes
+	# Prometheus sees it throttled over several scrapes: once Prometheus
+	# scrapes (on a slow guest it is ready a minute after the services)
+	wait_for 240 prom_has skmemcg_loaded ||
+		fail prom-up "Prometheus has no skmemcg_loaded after 240 s: $(prom_targets)"
 	t_b=$(date +%s)
 	systemctl start --no-block skm-burst.service
 	containers_start
