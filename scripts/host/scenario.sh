@@ -237,14 +237,15 @@ full() {
 	local t_b res
 	load_checks || return
 	limited_checks
-	# the burst in the background while the containers start, so that
-	# Prometheus sees it throttled over several scrapes: once Prometheus
-	# scrapes (on a slow guest it is ready a minute after the services)
+	# the containers first (their hook runs at their start; under the
+	# burst a slow guest took over 10 s for it), then the burst while they
+	# hold, once Prometheus scrapes (on a slow guest it is ready a minute
+	# after the services), so that it sees the burst over several scrapes
+	containers_start
 	wait_for 240 prom_has skmemcg_loaded ||
 		fail prom-up "Prometheus has no skmemcg_loaded after 240 s: $(prom_targets)"
 	t_b=$(date +%s)
 	systemctl start --no-block skm-burst.service
-	containers_start
 	burst_done() {
 		case $(systemctl show -P ActiveState skm-burst.service) in
 		inactive | failed) return 0 ;;
