@@ -153,7 +153,7 @@ done
 
 # README's parameter table: the rows after its "| parameter |" header.
 while IFS=$'\t' read -r lineno name; do
-	printf '%s\n' "${params[@]}" | grep -qxF -- "$name" ||
+	grep -qxF -- "$name" <<< "$(printf '%s\n' "${params[@]}")" ||
 		problem "README.md:$lineno: parameter \`$name\` is in the table but not in module/*.c"
 done < <(awk '
 	/^\| parameter \|/ { table = 1; next }
@@ -171,7 +171,9 @@ mapfile -t tables < <(python3 scripts/doc-tables.py --list)
 n_tables=0
 while IFS=$'\t' read -r where kind name next; do
 	n_tables=$((n_tables + 1))
-	printf '%s\n' "${tables[@]}" | grep -qxF -- "$name" ||
+	# a here-string, not a pipe: grep -q stops reading at the first match,
+	# and under pipefail printf's SIGPIPE then fails the test at random
+	grep -qxF -- "$name" <<< "$(printf '%s\n' "${tables[@]}")" ||
 		problem "$where: doc-tables block $name: scripts/doc-tables.py writes no such table"
 	# shellcheck disable=SC2016 # the backquotes are literal
 	case $kind in
