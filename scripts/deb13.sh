@@ -53,27 +53,7 @@ in_root() {
 # The host's deb822 or one-line sources name the Debian mirror (and the
 # security mirror) for bookworm; the root gets the same hosts for trixie.
 write_sources() {
-	local mirror security
-	mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
-	security=$(grep -hE '^(URIs:|deb\s)' /etc/apt/sources.list.d/*.sources \
-		/etc/apt/sources.list 2>/dev/null |
-		grep -oE 'https?://[^ ]*debian-security/?' | head -n 1 || true)
-	rm -f "$root/etc/apt/sources.list"
-	{
-		echo "Types: deb"
-		echo "URIs: $mirror"
-		echo "Suites: trixie trixie-updates trixie-backports"
-		echo "Components: main"
-		echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
-		if [ -n "$security" ]; then
-			echo
-			echo "Types: deb"
-			echo "URIs: $security"
-			echo "Suites: trixie-security"
-			echo "Components: main"
-			echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
-		fi
-	} > "$root/etc/apt/sources.list.d/debian.sources"
+	skm_apt_sources "$root" "trixie trixie-updates trixie-backports" trixie-security
 	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 }
 

@@ -71,47 +71,9 @@ conf() {
 	esac
 }
 
-# in_root ROOT CMD...: CMD chrooted in ROOT with /proc, /sys and /dev, in a
-# mount namespace of its own (nothing stays mounted).
-in_root_sh='
-	root=$1
-	shift
-	mount -t proc proc "$root/proc"
-	mount -t sysfs sysfs "$root/sys"
-	mount --bind /dev "$root/dev"
-	exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-		DEBIAN_FRONTEND=noninteractive \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"'
-in_root() {
-	local root=$1
-	shift
-	unshare --mount --propagation private /bin/bash -euc "$in_root_sh" \
-		in_root "$root" "$@"
-}
+in_root() { skm_chroot "$@"; }
 
-write_sources() {
-	local root=$1 mirror security_uri
-	mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
-	security_uri=$(grep -hE '^(URIs:|deb\s)' /etc/apt/sources.list.d/*.sources \
-		/etc/apt/sources.list 2>/dev/null |
-		grep -oE 'https?://[^ ]*debian-security/?' | head -n 1 || true)
-	rm -f "$root/etc/apt/sources.list"
-	{
-		echo "Types: deb"
-		echo "URIs: $mirror"
-		echo "Suites: $suites"
-		echo "Components: main"
-		echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
-		if [ -n "$security_uri" ]; then
-			echo
-			echo "Types: deb"
-			echo "URIs: $security_uri"
-			echo "Suites: $security"
-			echo "Components: main"
-			echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
-		fi
-	} > "$root/etc/apt/sources.list.d/debian.sources"
-}
+write_sources() { skm_apt_sources "$1" "$suites" "$security"; }
 
 # kernels ROOT: "FROM TO", the kernel releases of the image, from the
 # header packages the root's apt offers: TO the newest matching pat_to,

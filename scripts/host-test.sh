@@ -53,22 +53,8 @@ umount_img() {
 	umount "$1"
 }
 
-# in_img DIR CMD...: CMD chrooted in the mounted image, with /proc, /sys,
-# /dev in a mount namespace of its own.
-in_img() {
-	local root=$1
-	shift
-	unshare --mount --propagation private /bin/bash -euc '
-		root=$1
-		shift
-		mount -t proc proc "$root/proc"
-		mount -t sysfs sysfs "$root/sys"
-		mount --rbind /dev "$root/dev"
-		exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-			DEBIAN_FRONTEND=noninteractive \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
-		in_img "$root" "$@"
-}
+# in_img DIR CMD...: CMD chrooted in the mounted image (lib.sh)
+in_img() { skm_chroot "$@"; }
 
 # workloads DIR: the static test programs, and the container's root file
 # system (busybox and skm-hold) as a tar for "podman import".

@@ -69,6 +69,53 @@ skm_debs_share() {
 	done
 }
 
+# skm_apt_sources ROOT SUITES SECURITY-SUITE: ROOT's apt sources, one
+# deb822 file, from the same Debian mirror (and security mirror, if the
+# host has one) as the host's own sources: SUITES from the mirror,
+# SECURITY-SUITE from the security mirror.
+skm_apt_sources() {
+	local root=$1 suites=$2 security=$3 mirror security_uri
+	mirror=$(python3 "$SKM_ROOT/scripts/backports-source.py" --mirror)
+	security_uri=$(grep -hE '^(URIs:|deb\s)' /etc/apt/sources.list.d/*.sources \
+		/etc/apt/sources.list 2>/dev/null |
+		grep -oE 'https?://[^ ]*debian-security/?' | head -n 1 || true)
+	rm -f "$root/etc/apt/sources.list"
+	{
+		echo "Types: deb"
+		echo "URIs: $mirror"
+		echo "Suites: $suites"
+		echo "Components: main"
+		echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+		if [ -n "$security_uri" ]; then
+			echo
+			echo "Types: deb"
+			echo "URIs: $security_uri"
+			echo "Suites: $security"
+			echo "Components: main"
+			echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+		fi
+	} > "$root/etc/apt/sources.list.d/debian.sources"
+}
+
+# skm_chroot ROOT CMD...: CMD chrooted in ROOT (a Debian root or a mounted
+# image) with /proc, /sys and /dev (its submounts too), in a mount
+# namespace of its own, so that nothing stays mounted; a clean
+# environment, apt noninteractive.
+skm_chroot() {
+	local root=$1
+	shift
+	unshare --mount --propagation private /bin/bash -euc '
+		root=$1
+		shift
+		mount -t proc proc "$root/proc"
+		mount -t sysfs sysfs "$root/sys"
+		mount --rbind /dev "$root/dev"
+		exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+			DEBIAN_FRONTEND=noninteractive \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"' \
+		skm_chroot "$root" "$@"
+}
+
 # The Debian 13 root that builds for Debian 13's kernels (scripts/deb13.sh).
 skm_deb13_root() {
 	echo "$SKM_CACHE/deb13"
