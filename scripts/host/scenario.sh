@@ -15,8 +15,9 @@
 #   check   after a kernel update: the module loaded with its options, or
 #           refused with what it refused visible in Prometheus
 #   stock   module_blacklist=skmemcg: the burst service is OOM-killed
-#   short   full without the burst and Prometheus: node_exporter's metrics
-#           of the annotated container instead (the test command's)
+#   short   full without the burst and Prometheus (masked by the harness):
+#           node_exporter's metrics of the annotated container instead (the
+#           test command's)
 #
 # Prints "@@HOST PASS name", "@@HOST FAIL name: why", "@@HOST SHOW text"
 # (what the closing note quotes) and "@@HOST END" before powering off.
@@ -39,16 +40,21 @@ check() {	# check NAME WHY CMD...: PASS if CMD succeeds, else FAIL WHY
 	if "$@"; then pass "$name"; else fail "$name" "$why"; fi
 }
 
-# wait_for SECONDS CMD...: until CMD succeeds, at most SECONDS.
+# wait_for SECONDS CMD...: until CMD succeeds, at most SECONDS of the
+# clock (not SECONDS tries: one try of a curl on a loaded guest can take
+# its whole --max-time).
 wait_for() {
-	local n=$1
+	local end=$((SECONDS + $1))
 	shift
-	while ! "$@"; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || return 1
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 1
 	done
 }
+
+# step NAME: the guest's uptime as a step begins, so that a run cut short
+# by the harness's limit says where the time went
+step() { echo "@@HOST SHOW step $1 at uptime $(cut -d' ' -f1 /proc/uptime)s"; }
 
 sock_kib() {	# sock_kib CGROUP-PATH: memory.stat "sock" in KiB
 	awk '$1 == "sock" { print int($2 / 1024) }' "/sys/fs/cgroup$1/memory.stat" 2> /dev/null
@@ -273,20 +279,38 @@ Q_LOAD='{__name__=~"skmemcg_loaded|skmemcg_drift_refused_.*|skmemcg_hooks_instal
 # the short form (the test command's): the module, the services, the
 # containers and node_exporter's view of them; the burst and Prometheus are
 # make host-test's (a loaded CI guest took more than 15 min for "full")
-node_has() { curl -s --max-time 10 http://localhost:9100/metrics | grep -qF "$1"; }
+# (only the textfile collector: a scrape of every collector costs a
+# loaded one-vCPU guest seconds)
+NODE_URL='http://localhost:9100/metrics?collect[]=textfile'
+node_has() { curl -s --max-time 30 "$NODE_URL" | grep -qF "$1"; }
 short() {
-	local m
+	local m prom=/var/lib/prometheus/node-exporter/skmemcg.prom
+	step load
 	load_checks || return
+	step limited
 	limited_checks
+	step containers
 	containers_start || return
+	step node-exporter
 	m="skmemcg_cgroup_sock_bytes{cgroup=\"$CG_A\"}"
 	wait_for 120 node_has "$m" || true
 	{
-		echo "node_exporter (curl localhost:9100/metrics):"
-		curl -s --max-time 10 http://localhost:9100/metrics |
+		echo "node_exporter (curl '$NODE_URL'):"
+		curl -s --max-time 30 "$NODE_URL" |
 			grep -F -e "cgroup=\"$CG_A\"" -e 'skm-limited.service"' | grep -F -e sock_bytes -e sock_limit_bytes
 	} | show
-	check node-exporter "node_exporter has no $m" node_has "$m"
+	if ! node_has "$m"; then
+		{
+			echo "$prom: $(stat -c '%s bytes, changed %z' "$prom" 2>&1), $(grep -cF "$CG_A" "$prom" 2> /dev/null) lines of the container"
+			systemctl show -p ActiveState -p Result -p ExecMainStartTimestamp skmemcg-exporter.service
+			systemctl list-timers --no-pager skmemcg-exporter.timer
+			journalctl -b -q -o short-monotonic -u skmemcg-exporter.service | tail -n 5
+		} | show
+		fail node-exporter "node_exporter has no $m"
+	else
+		pass node-exporter
+	fi
+	step stop
 	containers_stop
 }
 
