@@ -24,8 +24,6 @@
 #include "cglist.h"
 #include "cglist_parse.h"
 #include "compat.h"
-#include "knobs.h"
-#include "limit_policy.h"
 
 /* Serializes the writers of every list. */
 static DEFINE_MUTEX(skm_cglist_lock);
@@ -148,7 +146,7 @@ skm_cglist_unresolve_entry(struct skm_cglist *list, struct skm_cglist_entry *e)
 	w = kzalloc(struct_size(w, path, len + 1), GFP_KERNEL | __GFP_NOFAIL);
 	memcpy(w->path, e->path, len + 1);
 	w->bytes = e->bytes;
-	w->limit_pages = e->limit_pages;
+	w->pages = e->pages;
 	hlist_add_head(&w->wait, &list->waiting);
 	atomic_inc(&list->nr_waiting);
 	hash_del_rcu(&e->node);
@@ -224,6 +222,12 @@ static u64 skm_cgroup_id_of(const char *path)
 	return l.id;
 }
 
+/* @bytes as the list counts it, in pages; 0 for a list without sizes. */
+static unsigned long skm_cglist_pages(const struct skm_cglist *list, u64 bytes)
+{
+	return list->pages_of ? list->pages_of(bytes) : 0;
+}
+
 /*
  * Apply @op; @path is op's path, NUL-terminated. Return 1 if it added an
  * entry (which the caller takes out again if hooking fails), 0 if it
@@ -253,7 +257,7 @@ static int skm_cglist_update(struct skm_cglist *list,
 			skm_cglist_del(list, e);
 	} else if (e) {
 		WRITE_ONCE(e->bytes, op->bytes);
-		WRITE_ONCE(e->limit_pages, skm_limit_pages_from_bytes(op->bytes));
+		WRITE_ONCE(e->pages, skm_cglist_pages(list, op->bytes));
 	} else if (atomic_read(&list->nr) >= SKM_CGLIST_MAX) {
 		ret = -ENOSPC;
 	} else {
@@ -266,7 +270,7 @@ static int skm_cglist_update(struct skm_cglist *list,
 		}
 		memcpy(e->path, path, op->path_len + 1);
 		e->bytes = op->bytes;
-		e->limit_pages = skm_limit_pages_from_bytes(op->bytes);
+		e->pages = skm_cglist_pages(list, op->bytes);
 		atomic_inc(&list->nr);
 		if (id) {
 			e->id = id;
@@ -288,8 +292,8 @@ out:
  * @buf: "+<path>", "+<path>=<size>" or "-<path>" (cglist_parse.h)
  * @len: its length; one trailing newline allowed
  *
- * Then hooks what the policies now need: the first entry of a list turns
- * its policy on, and if hooking fails the entry is taken out again.
+ * Then commits it (the list's commit(): the first entry of a list turns
+ * its policy on), and if that fails the entry is taken out again.
  * Call under kernel_param_lock().
  *
  * Return: 0, -EINVAL (malformed), -ENOSPC (list full), -ENOMEM, or the
@@ -301,7 +305,7 @@ int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len)
 	char *path;
 	int ret;
 
-	ret = skm_cglist_op_parse(buf, len, list->with_size, &op);
+	ret = skm_cglist_op_parse(buf, len, !!list->pages_of, &op);
 	if (ret)
 		return ret;
 	path = kmemdup_nul(op.path, op.path_len, GFP_KERNEL);
@@ -311,7 +315,7 @@ int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len)
 	if (ret >= 0) {
 		bool added = ret > 0;
 
-		ret = skm_policies_apply("left as it was");
+		ret = list->commit("left as it was");
 		/*
 		 * Take the new entry out again, found anew: meanwhile it may
 		 * have been resolved or copied (cgroups come and go).
@@ -471,7 +475,7 @@ static int skm_cglist_line(struct skm_cglist *list, struct skm_cglist_entry *e,
 {
 	char value[24] = "";
 
-	if (list->with_size)
+	if (list->pages_of)
 		snprintf(value, sizeof(value), "=%llu", READ_ONCE(e->bytes));
 	return snprintf(buf, size, "+%s%s%s\n", e->path, value,
 			e->id ? "" : " waiting");

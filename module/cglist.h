@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Lists of cgroups by path: exclusive_cgroups, throttle_cgroups, sock_limits.
+ * Lists of cgroups by path, each a knob of the policy that owns it.
  *
  * One update per write, in the syntax of cglist_parse.h. An entry names a
  * cgroup and covers its descendants. A path that names no cgroup yet is
@@ -39,10 +39,11 @@ struct seq_file;
  * @node: in the list's hash, keyed by @id, once resolved
  * @wait: in the list's waiting entries until resolved
  * @id: the cgroup's id; 0 while waiting
- * @bytes: the value as written (sock_limits), bytes
- * @limit_pages: @bytes in whole pages (limit_policy.h)
- * @usage_pages: socket pages counted against the limit (sock_limits)
- * @suppressed: allocations suppressed by the limit (sock_limits)
+ * @bytes: the size as written, for a list with sizes; bytes
+ * @pages: @bytes in pages, as the list's pages_of() counts them
+ * @usage_pages: the list owner's count of pages against @pages, dropped
+ *	when the entry's cgroup goes (skm_cglist_reset_usage())
+ * @suppressed: the list owner's count of refusals
  * @rcu: freeing
  * @path: as written, the mount prefix dropped, NUL-terminated
  */
@@ -51,7 +52,7 @@ struct skm_cglist_entry {
 	struct hlist_node wait;
 	u64 id;
 	u64 bytes;
-	unsigned long limit_pages;
+	unsigned long pages;
 	atomic_long_t usage_pages;
 	atomic_long_t suppressed;
 	struct rcu_head rcu;
@@ -61,7 +62,11 @@ struct skm_cglist_entry {
 /**
  * struct skm_cglist - a list of cgroups
  * @name: the knob's name, for messages
- * @with_size: entries carry a size ("+<path>=<size>")
+ * @pages_of: for a list whose entries carry a size ("+<path>=<size>"):
+ *	the size in bytes as pages; NULL for a list of paths alone
+ * @commit: after each update, under kernel_param_lock(): what the change
+ *	turns on or off (skm_policies_apply()); if it fails, an entry the
+ *	update added is taken out again
  * @by_id: resolved entries, by cgroup id
  * @waiting: entries whose cgroup does not exist yet
  * @nr: entries, waiting ones included
@@ -69,7 +74,8 @@ struct skm_cglist_entry {
  */
 struct skm_cglist {
 	const char *name;
-	bool with_size;
+	unsigned long (*pages_of)(u64 bytes);
+	int (*commit)(const char *context);
 	DECLARE_HASHTABLE(by_id, 6);
 	struct hlist_head waiting;
 	atomic_t nr;
@@ -77,7 +83,8 @@ struct skm_cglist {
 };
 
 /* A list's definition: every other member starts as zero (empty). */
-#define SKM_CGLIST_INIT(knob, size)	{ .name = (knob), .with_size = (size) }
+#define SKM_CGLIST_INIT(knob, pages_fn, commit_fn)			\
+	{ .name = (knob), .pages_of = (pages_fn), .commit = (commit_fn) }
 
 /* Does the list hold any entry, waiting or not? */
 static inline bool skm_cglist_any(const struct skm_cglist *list)

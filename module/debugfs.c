@@ -27,11 +27,11 @@
 #include "cglist.h"
 #include "debugfs.h"
 #include "drift.h"
-#include "exclusive.h"
 #include "hook_time.h"
 #include "hooks.h"
 #include "memcg_state.h"
 #include "pcpu.h"
+#include "policies.h"
 #include "sndpark.h"
 #include "stats.h"
 
@@ -97,7 +97,7 @@ static int skm_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "hooks_installed %u\n", skm_hooks_installed());
 	for (stat = 0; stat < SKM_STAT_NR; stat++)
 		seq_printf(m, "%s %lu\n", skm_stat_name(stat), skm_stat_sum(stat));
-	skm_excl_show_stats(m);
+	skm_policies_show_stats(m);
 	skm_hooks_show_stats(m);
 	skm_drift_show_stats(m);
 	skm_pcpu_show_stats(m);

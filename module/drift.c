@@ -44,7 +44,6 @@
 #include "drift.h"
 #include "fingerprints.h"
 #include "hooks.h"
-#include "knobs.h"
 #include "ksym.h"
 #include "parse.h"
 #include "sock_compat.h"

@@ -43,7 +43,9 @@
 #include "exclusive_policy.h"
 #include "hooks.h"
 #include "knobs.h"
+#include "level.h"
 #include "memcg_state.h"
+#include "policies.h"
 #include "sock_compat.h"
 #include "sock_charge.h"
 #include "throttle.h"
@@ -76,30 +78,46 @@ static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
 /* exclusive_cgroups (cglist.h) */
 struct skm_cglist skm_excl_cgroups =
-	SKM_CGLIST_INIT("exclusive_cgroups", false);
+	SKM_CGLIST_INIT("exclusive_cgroups", NULL, skm_policies_apply);
 
 /*
- * Its hooks: a socket's charges and their reversal, its binding to a memcg
- * (alloc, free, and an accepted child's), and for exclusive_cgroups and the
- * per-memcg state a cgroup's coming and going. All of them or none: a
- * socket made exclusive must have its free seen (hooks.c).
+ * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the
+ * global default: sockets whose memcg is bound while it is on are charged to
+ * their memcg only. Per cgroup: exclusive_cgroups below. Default off.
  */
-static const char *const skm_excl_funcs[] = {
-	"__sk_mem_raise_allocated",
-	"__sk_mem_reduce_allocated",
-	"sk_forced_mem_schedule",
-	"mem_cgroup_sk_alloc",
-	"mem_cgroup_sk_free",
-	SKM_ACCEPT_SYM,
-	"mem_cgroup_css_online",
-	"mem_cgroup_css_free",
-};
+static bool skm_exclusive __read_mostly;
+static struct skm_bool_knob skm_exclusive_knob = {
+	&skm_exclusive, NULL, NULL, true };
+module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
+MODULE_PARM_DESC(exclusive,
+		 "New sockets of every memcg are charged to the memcg only, not tcp_mem (bool, default N)");
 
-const struct skm_policy_hooks skm_excl_hooks = {
-	.policy = SKM_POLICY_EXCLUSIVE,
-	.funcs = skm_excl_funcs,
-	.nr = ARRAY_SIZE(skm_excl_funcs),
-};
+/*
+ * The cgroups whose sockets (and their descendants') are memcg-exclusive
+ * whatever "exclusive" says: each write is one update, "+<path>" adds,
+ * "-<path>" removes; reading lists "+<path>" lines, " waiting" after those
+ * whose cgroup does not exist (yet). Tenants' cgroups: readable by root
+ * only (0600), unlike the other knobs. A path may name a cgroup not made yet:
+ * the entry waits for it (cglist.h). Shared with the debugfs file of the
+ * same name, which has its own file operations (no page limit on reads,
+ * embedded NULs refused).
+ */
+module_param_cb(exclusive_cgroups, &skm_cglist_param_ops, &skm_excl_cgroups, 0600);
+MODULE_PARM_DESC(exclusive_cgroups,
+		 "Add (+<path>) or remove (-<path>) a memcg-exclusive cgroup, existing or not yet; repeat at load for several (default none)");
+
+/*
+ * The host's backstop for exclusive sockets: while the protocol's global
+ * counter plus exclusive pages exceeds tcp_mem[2] x this / 100, exclusive
+ * sockets are suppressed as if over the hard limit. 0 turns it off.
+ */
+static unsigned int skm_exclusive_backstop_pct __read_mostly = 200;
+static struct skm_uint_knob skm_exclusive_backstop_pct_knob = {
+	&skm_exclusive_backstop_pct, 0, 10000 };
+module_param_cb(exclusive_backstop_pct, &skm_uint_ops,
+		&skm_exclusive_backstop_pct_knob, 0644);
+MODULE_PARM_DESC(exclusive_backstop_pct,
+		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
 
 static u32 skm_excl_bucket(const struct sock *sk)
 {
@@ -217,12 +235,6 @@ static void skm_excl_from_global(struct skm_excl_sk *es, long pages)
 	atomic_long_add(pages, &es->pages);
 }
 
-/* Does exclusive_cgroups list any cgroup (waiting or not)? */
-bool skm_excl_cgroups_listed_any(void)
-{
-	return skm_cglist_any(&skm_excl_cgroups);
-}
-
 /* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 {
@@ -235,7 +247,7 @@ bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
  *
  * For the "cgroups" file. Call under rcu_read_lock().
  */
-bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
+static bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
 {
 	bool listed = false;
 
@@ -473,7 +485,7 @@ void skm_excl_exit(void)
 		percpu_counter_destroy(&skm_excl_protos[i].pages);
 }
 
-void skm_excl_show_stats(struct seq_file *m)
+static void skm_excl_show_stats(struct seq_file *m)
 {
 	long pages = 0;
 	int i;
@@ -486,3 +498,46 @@ void skm_excl_show_stats(struct seq_file *m)
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
 }
+
+/* Its column of "cgroups": would a socket created in the cgroup now be? */
+static void skm_excl_show_cgroup(struct seq_file *m, struct cgroup *cgrp,
+				 void *priv)
+{
+	seq_printf(m, " %s", skm_excl_cgroup_exclusive(cgrp) ? "yes" : "no");
+}
+
+static bool skm_excl_wanted(void)
+{
+	return READ_ONCE(skm_exclusive) || skm_cglist_any(&skm_excl_cgroups);
+}
+
+/*
+ * Its hooks: a socket's charges and their reversal, its binding to a memcg
+ * (alloc, free, and an accepted child's), and for exclusive_cgroups and the
+ * per-memcg state a cgroup's coming and going. All of them or none: a
+ * socket made exclusive must have its free seen (hooks.c).
+ */
+static const enum skm_hook_id skm_excl_hooks[] = {
+	SKM_HOOK_RAISE,
+	SKM_HOOK_REDUCE,
+	SKM_HOOK_FORCED,
+	SKM_HOOK_SK_ALLOC,
+	SKM_HOOK_SK_FREE,
+	SKM_HOOK_ACCEPT,
+	SKM_HOOK_CSS_ONLINE,
+	SKM_HOOK_CSS_FREE,
+};
+
+const struct skm_policy skm_policy_exclusive = {
+	.name = "exclusive",
+	.id = SKM_POLICY_EXCLUSIVE,
+	.hooks = skm_excl_hooks,
+	.nr_hooks = ARRAY_SIZE(skm_excl_hooks),
+	.cglist = &skm_excl_cgroups,
+	.wanted = skm_excl_wanted,
+	/* its sockets become ordinary: their pages back in the global counter */
+	.release = skm_excl_release_all,
+	.show_stats = skm_excl_show_stats,
+	.cgroup_header = " exclusive",
+	.show_cgroup = skm_excl_show_cgroup,
+};

@@ -44,14 +44,9 @@ int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
 void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
 
-bool skm_excl_cgroups_listed_any(void);
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
-bool skm_excl_cgroup_exclusive(struct cgroup *cgrp);
-void skm_excl_show_stats(struct seq_file *m);
 extern struct skm_cglist skm_excl_cgroups;
 
-struct skm_policy_hooks;
-/* The kernel functions this policy needs hooked (hooks.h) */
-extern const struct skm_policy_hooks skm_excl_hooks;
+extern const struct skm_policy skm_policy_exclusive;
 
 #endif /* _SKMEMCG_EXCLUSIVE_H */

@@ -17,8 +17,6 @@
 #include <linux/string.h>
 
 #include "hook_time.h"
-#include "sock_compat.h"
-#include "vmscan_compat.h"
 
 struct skm_hook_time {
 	u64 calls;
@@ -32,22 +30,6 @@ struct skm_hook_time {
  * per-CPU data must fit the 8 KiB the kernel reserves for all modules.
  */
 static struct skm_hook_time __percpu *skm_hook_times;
-
-static const char * const skm_hook_names[] = {
-	[SKM_HOOK_RAISE]	= "__sk_mem_raise_allocated",
-	[SKM_HOOK_REDUCE]	= "__sk_mem_reduce_allocated",
-	[SKM_HOOK_CHARGE]	= SKM_SK_CHARGE_SYM,
-	[SKM_HOOK_FORCED]	= "sk_forced_mem_schedule",
-	[SKM_HOOK_SK_ALLOC]	= "mem_cgroup_sk_alloc",
-	[SKM_HOOK_SK_FREE]	= "mem_cgroup_sk_free",
-	[SKM_HOOK_ACCEPT]	= SKM_ACCEPT_SYM,
-	[SKM_HOOK_VMPRESSURE]	= "vmpressure",
-	[SKM_HOOK_CSS_FREE]	= "mem_cgroup_css_free",
-	[SKM_HOOK_CSS_ONLINE]	= "mem_cgroup_css_online",
-	[SKM_HOOK_UNCHARGE]	= SKM_SK_UNCHARGE_SYM,
-	[SKM_HOOK_MEMCG_SIZE]	= SKM_RECLAIM_SIZE_SYM,
-	[SKM_HOOK_EVICT]	= "evict_folios",
-};
 
 /**
  * skm_hook_time_init() - allocate the per-CPU timing counters
@@ -102,7 +84,6 @@ int skm_hook_times_show(struct seq_file *m, void *v)
 	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
 	if (!sum)
 		return -ENOMEM;
-	BUILD_BUG_ON(ARRAY_SIZE(skm_hook_names) != SKM_HOOK_NR);
 	seq_puts(m, "hook calls mean_ns p50_ns p99_ns orig_mean_ns added_ns\n");
 	for (id = 0; id < SKM_HOOK_NR; id++) {
 		u64 mean, orig;
@@ -122,7 +103,7 @@ int skm_hook_times_show(struct seq_file *m, void *v)
 		mean = div64_u64(sum->total_ns, sum->calls);
 		orig = div64_u64(sum->orig_ns, sum->calls);
 		seq_printf(m, "%s %llu %llu %llu %llu %llu %lld\n",
-			   skm_hook_names[id], sum->calls, mean,
+			   skm_hook_name(id), sum->calls, mean,
 			   skm_time_percentile_ns(sum->hist, SKM_TIME_BUCKETS, 50),
 			   skm_time_percentile_ns(sum->hist, SKM_TIME_BUCKETS, 99),
 			   orig, (s64)(mean - orig));

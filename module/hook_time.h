@@ -6,26 +6,9 @@
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 
-#include "knobs.h"
+#include "hook_id.h"
+#include "stats.h"
 #include "time_hist.h"
-
-/* The replacements, as the "hook_times" file names them. */
-enum skm_hook_id {
-	SKM_HOOK_RAISE,
-	SKM_HOOK_REDUCE,
-	SKM_HOOK_CHARGE,
-	SKM_HOOK_FORCED,
-	SKM_HOOK_SK_ALLOC,
-	SKM_HOOK_SK_FREE,
-	SKM_HOOK_ACCEPT,
-	SKM_HOOK_VMPRESSURE,
-	SKM_HOOK_CSS_FREE,
-	SKM_HOOK_CSS_ONLINE,
-	SKM_HOOK_UNCHARGE,
-	SKM_HOOK_MEMCG_SIZE,
-	SKM_HOOK_EVICT,
-	SKM_HOOK_NR,
-};
 
 /**
  * struct skm_hook_clock - one call's timing, on the replacement's stack

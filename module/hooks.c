@@ -4,7 +4,7 @@
  * per policy.
  *
  * IPMODIFY ftrace_ops whose filters hold the functions the policies that
- * are on need (each policy's glue lists its own, struct skm_policy_hooks;
+ * are on need (each policy's glue lists its own, struct skm_policy;
  * the table in main.c holds the replacements): one registered by each
  * transition that added functions, holding those. Their one callback finds
  * the hook by the ftrace site it is called for and rewrites the return
@@ -81,10 +81,18 @@
 
 #include "compat.h"
 #include "hooks.h"
-#include "knobs.h"
 #include "ksym.h"
 
 DEFINE_SRCU(skm_hook_srcu);
+
+/*
+ * Test only: make installing the hook of this symbol fail after the hooks
+ * before it were installed, to prove the rollback. Load time only.
+ */
+static char *skm_test_fail_install;
+module_param_named(test_fail_install, skm_test_fail_install, charp, 0);
+MODULE_PARM_DESC(test_fail_install,
+		 "Test only: fail installing the hook of this symbol at load (string)");
 
 /* The hooks of a table, at most this many. */
 #define SKM_HOOKS_MAX	16
@@ -173,12 +181,12 @@ static unsigned long skm_hook_site(const struct skm_hook *hook)
 }
 
 /*
- * Set each hook's mask of policies from the policies' lists. Every name in
- * a list must be a hook of the table, and every hook must be in a list:
- * anything else is a bug of ours, refused at load.
+ * Set each hook's mask of policies from the policies' lists. The table is
+ * indexed by hook id: every id a list holds must be in it, and every hook
+ * must be in a list; anything else is a bug of ours, refused at load.
  */
 static int skm_hooks_assign(struct skm_hook *hooks, unsigned int nr,
-			    const struct skm_policy_hooks *const *policies,
+			    const struct skm_policy *const *policies,
 			    unsigned int nr_policies)
 {
 	unsigned int p, f, i;
@@ -186,17 +194,15 @@ static int skm_hooks_assign(struct skm_hook *hooks, unsigned int nr,
 	for (i = 0; i < nr; i++)
 		hooks[i].policies = 0;
 	for (p = 0; p < nr_policies; p++) {
-		const struct skm_policy_hooks *pol = policies[p];
+		const struct skm_policy *pol = policies[p];
 
-		for (f = 0; f < pol->nr; f++) {
-			for (i = 0; i < nr; i++)
-				if (hooks[i].replacement &&
-				    !strcmp(hooks[i].name, pol->funcs[f]))
-					break;
-			if (WARN(i == nr, "policy %d needs %s, not in the hook table\n",
-				 pol->policy, pol->funcs[f]))
+		for (f = 0; f < pol->nr_hooks; f++) {
+			i = pol->hooks[f];
+			if (WARN(i >= nr || !hooks[i].replacement,
+				 "policy %s needs hook %u, not in the hook table\n",
+				 pol->name, i))
 				return -EINVAL;
-			hooks[i].policies |= SKM_POLICY_BIT(pol->policy);
+			hooks[i].policies |= SKM_POLICY_BIT(pol->id);
 		}
 	}
 	for (i = 0; i < nr; i++)
@@ -207,11 +213,24 @@ static int skm_hooks_assign(struct skm_hook *hooks, unsigned int nr,
 }
 
 /**
+ * skm_hook_name() - the kernel symbol of a hook
+ * @id: the hook
+ *
+ * Return: its name in the table, "?" before skm_hooks_init().
+ */
+const char *skm_hook_name(enum skm_hook_id id)
+{
+	if (!skm_hooks || id >= skm_hooks_nr)
+		return "?";
+	return skm_hooks[id].name;
+}
+
+/**
  * skm_hooks_init() - resolve a table of hooks; install none
  * @hooks: the table, which must outlive every hook
  * @nr: its length, at most SKM_HOOKS_MAX
- * @policies: each policy's list of the functions it needs hooked
- * @nr_policies: how many lists
+ * @policies: the policies, each with its list of the hooks it needs
+ * @nr_policies: how many
  *
  * Every symbol is resolved and every static call to an original set, so
  * that turning a policy on later cannot fail for a missing function.
@@ -219,7 +238,7 @@ static int skm_hooks_assign(struct skm_hook *hooks, unsigned int nr,
  * Return: 0, or an error with one line in the log naming what is missing.
  */
 int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
-		   const struct skm_policy_hooks *const *policies,
+		   const struct skm_policy *const *policies,
 		   unsigned int nr_policies)
 {
 	unsigned long ftrace_location_addr = skm_ksym_lookup("ftrace_location");

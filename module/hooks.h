@@ -9,6 +9,7 @@
 #include <linux/static_call.h>
 
 #include "hook_time.h"
+#include "policy.h"
 
 /**
  * struct skm_orig - the static call through which a replacement calls the
@@ -45,21 +46,6 @@ struct skm_orig {
 	static_assert(__same_type(&(fn), &(replacement)),		\
 		      #replacement " does not have the prototype of " #fn)
 
-/*
- * The policies that own hooks. A hook serves the policies whose lists name
- * it and is installed while any of them is on; pcpu_rsv hooks nothing.
- */
-enum skm_policy {
-	SKM_POLICY_THROTTLE,
-	SKM_POLICY_EXCLUSIVE,
-	SKM_POLICY_RECLAIM,
-	SKM_POLICY_LIMIT,
-	SKM_POLICY_NR,
-};
-
-#define SKM_POLICY_BIT(p)	(1U << (p))
-#define SKM_POLICIES_ALL	(SKM_POLICY_BIT(SKM_POLICY_NR) - 1)
-
 /**
  * struct skm_hook - one kernel function replaced through ftrace
  * @name: the kernel symbol
@@ -68,7 +54,7 @@ enum skm_policy {
  * @orig: static call the replacement calls the original through, as
  *	static_call(name)(...)
  * @policies: mask of the policies (SKM_POLICY_BIT()) that need the hook,
- *	from their lists (struct skm_policy_hooks) at skm_hooks_init()
+ *	from their lists (struct skm_policy) at skm_hooks_init()
  * @addr: the resolved entry of @name
  * @site: its ftrace site, the ip the ftrace callback is given
  * @orig_target: where @orig calls: just past @site when we hook @name,
@@ -98,24 +84,8 @@ struct skm_hook {
 		.orig = (_orig),				\
 	}
 
-/**
- * struct skm_policy_hooks - the kernel functions a policy needs hooked
- * @policy: the policy
- * @funcs: their names, each a hook of the table (main.c), which holds the
- *	replacement: a replacement shared by policies is in each one's list
- * @nr: how many
- *
- * Each policy's glue file (<policy>.c) owns its list. Its hooks go in
- * together when it turns on and come out when no policy on needs them.
- */
-struct skm_policy_hooks {
-	enum skm_policy policy;
-	const char *const *funcs;
-	unsigned int nr;
-};
-
 int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
-		   const struct skm_policy_hooks *const *policies,
+		   const struct skm_policy *const *policies,
 		   unsigned int nr_policies);
 void skm_hooks_exit(void);
 int skm_hooks_set(unsigned int policies, const char *context);
@@ -129,7 +99,7 @@ extern unsigned int skm_hooks_live;
  * Is @policy live: every hook it needs installed and redirecting? A
  * replacement shared by several policies asks before acting for one.
  */
-static __always_inline bool skm_policy_live(enum skm_policy policy)
+static __always_inline bool skm_policy_live(enum skm_policy_id policy)
 {
 	return READ_ONCE(skm_hooks_live) & SKM_POLICY_BIT(policy);
 }

@@ -23,9 +23,18 @@
 #include <asm/ibt.h>
 
 #include "compat.h"
-#include "knobs.h"
 #include "ksym.h"
 #include "parse.h"
+
+/*
+ * Test only: pretend these kernel symbols (comma-separated) cannot be
+ * resolved, to prove that a missing symbol makes the load fail cleanly. Load
+ * time only, no sysfs file.
+ */
+static char *skm_test_missing_symbol;
+module_param_named(test_missing_symbol, skm_test_missing_symbol, charp, 0);
+MODULE_PARM_DESC(test_missing_symbol,
+		 "Test only: treat these symbols as missing at load (comma-separated names)");
 
 typedef unsigned long skm_kallsyms_lookup_name_t(const char *name);
 DEFINE_STATIC_CALL_NULL(skm_kallsyms_lookup_name, skm_kallsyms_lookup_name_t);

@@ -23,32 +23,27 @@
 #include "limit.h"
 #include "limit_policy.h"
 #include "memcg_state.h"
+#include "policies.h"
 #include "sock_compat.h"
 #include "stats.h"
 #include "throttle.h"
 #include "trace.h"
 
 struct skm_cglist skm_sock_limits =
-	SKM_CGLIST_INIT("sock_limits", true);
+	SKM_CGLIST_INIT("sock_limits", skm_limit_pages_from_bytes, skm_policies_apply);
 
 /*
- * Its hooks: the charge it refuses past a limit, the memcg side of every
- * charge and uncharge it counts, and for sock_limits and the per-memcg
- * state a cgroup's coming and going.
+ * A socket memory limit per cgroup (limit_policy.h), as cgroup v1's
+ * memory.kmem.tcp.limit_in_bytes: "+<path>=<size>" sets or changes one
+ * (bytes, with K/M/G/T), "-<path>" removes it; reading lists
+ * "+<path>=<bytes>" lines (tenants' cgroups: root only, 0600). The
+ * socket pages of the cgroup and its descendants stay at the limit, plus
+ * one minimum buffer per socket. The first limit hooks the socket charges
+ * (SKM_POLICY_LIMIT).
  */
-static const char *const skm_limit_funcs[] = {
-	"__sk_mem_raise_allocated",
-	SKM_SK_CHARGE_SYM,
-	SKM_SK_UNCHARGE_SYM,
-	"mem_cgroup_css_online",
-	"mem_cgroup_css_free",
-};
-
-const struct skm_policy_hooks skm_limit_hooks = {
-	.policy = SKM_POLICY_LIMIT,
-	.funcs = skm_limit_funcs,
-	.nr = ARRAY_SIZE(skm_limit_funcs),
-};
+module_param_cb(sock_limits, &skm_cglist_param_ops, &skm_sock_limits, 0600);
+MODULE_PARM_DESC(sock_limits,
+		 "Socket memory limit of a cgroup and its descendants: +<path>=<size>[KMGT] sets, -<path> removes, existing or not yet (default none)");
 
 /*
  * The nearest entry at or above @memcg whose limit @amt more pages would
@@ -63,7 +58,7 @@ static struct skm_cglist_entry *skm_limit_passed(struct mem_cgroup *memcg,
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
-					READ_ONCE(e->limit_pages))) {
+					READ_ONCE(e->pages))) {
 			*at = memcg;
 			return e;
 		}
@@ -80,13 +75,13 @@ static struct skm_cglist_entry *skm_limit_passed(struct mem_cgroup *memcg,
  *
  * Return: 0 when the allocation is suppressed here, exactly as the kernel
  * suppresses one over its hard limit (nothing added or charged), or
- * SKM_THROTTLE_KERNEL to go on.
+ * SKM_RAISE_KERNEL to go on.
  */
 int skm_limit_raise(struct sock *sk, int size, int amt, int kind)
 {
 	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
 	enum skm_dir dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
-	int ret = SKM_THROTTLE_KERNEL;
+	int ret = SKM_RAISE_KERNEL;
 	struct skm_cglist_entry *e;
 	struct mem_cgroup *at;
 
@@ -166,22 +161,60 @@ void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
 /**
  * skm_limit_show_cgroup() - the sock_limits columns of a "cgroups" line
  * @m: the seq_file
- * @cgroup_id: the line's cgroup
+ * @cgrp: the line's cgroup
+ * @priv: none (no private area)
  *
  * " <limit KiB> <socket KiB> <suppressed>", or " - - -" if not limited.
  */
-void skm_limit_show_cgroup(struct seq_file *m, u64 cgroup_id)
+static void skm_limit_show_cgroup(struct seq_file *m, struct cgroup *cgrp,
+				  void *priv)
 {
 	struct skm_cglist_entry *e;
 
 	rcu_read_lock();
-	e = skm_cglist_find(&skm_sock_limits, cgroup_id);
+	e = skm_cglist_find(&skm_sock_limits, cgroup_id(cgrp));
 	if (e)
 		seq_printf(m, " %lu %lu %ld",
-			   READ_ONCE(e->limit_pages) << (PAGE_SHIFT - 10),
+			   READ_ONCE(e->pages) << (PAGE_SHIFT - 10),
 			   max(atomic_long_read(&e->usage_pages), 0L) << (PAGE_SHIFT - 10),
 			   atomic_long_read(&e->suppressed));
 	else
 		seq_puts(m, " - - -");
 	rcu_read_unlock();
 }
+
+static bool skm_limit_wanted(void)
+{
+	return skm_cglist_any(&skm_sock_limits);
+}
+
+/* Uncharges went uncounted while the limit was off: count anew. */
+static void skm_limit_prepare(void)
+{
+	skm_cglist_reset_usage(&skm_sock_limits);
+}
+
+/*
+ * Its hooks: the charge it refuses past a limit, the memcg side of every
+ * charge and uncharge it counts, and for sock_limits and the per-memcg
+ * state a cgroup's coming and going.
+ */
+static const enum skm_hook_id skm_limit_hooks[] = {
+	SKM_HOOK_RAISE,
+	SKM_HOOK_CHARGE,
+	SKM_HOOK_UNCHARGE,
+	SKM_HOOK_CSS_ONLINE,
+	SKM_HOOK_CSS_FREE,
+};
+
+const struct skm_policy skm_policy_limit = {
+	.name = "sock_limits",
+	.id = SKM_POLICY_LIMIT,
+	.hooks = skm_limit_hooks,
+	.nr_hooks = ARRAY_SIZE(skm_limit_hooks),
+	.cglist = &skm_sock_limits,
+	.wanted = skm_limit_wanted,
+	.prepare = skm_limit_prepare,
+	.cgroup_header = " sock_limit_kib sock_kib limited",
+	.show_cgroup = skm_limit_show_cgroup,
+};

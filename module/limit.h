@@ -13,10 +13,7 @@ extern struct skm_cglist skm_sock_limits;
 int skm_limit_raise(struct sock *sk, int size, int amt, int kind);
 void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages);
-void skm_limit_show_cgroup(struct seq_file *m, u64 cgroup_id);
 
-struct skm_policy_hooks;
-/* The kernel functions this policy needs hooked (hooks.h) */
-extern const struct skm_policy_hooks skm_limit_hooks;
+extern const struct skm_policy skm_policy_limit;
 
 #endif /* _SKMEMCG_LIMIT_H */

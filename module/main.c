@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "debugfs.h"
+#include "drift.h"
 #include "exclusive.h"
 #include "hook_time.h"
 #include "hooks.h"
@@ -26,60 +27,114 @@
 #include "memcg_hooks.h"
 #include "memcg_state.h"
 #include "pcpu.h"
+#include "policies.h"
 #include "reclaim.h"
-#include "drift.h"
 #include "sndpark.h"
 #include "sock_charge.h"
 #include "sock_hooks.h"
+#include "stats.h"
 #include "throttle.h"
 
 /*
- * Each hooked kernel function with its replacement. Which policies need
- * which is in the policies' own lists (struct skm_policy_hooks, each in
- * its <policy>.c); hooks.c installs per policy.
+ * Each hooked kernel function with its replacement, indexed by its id
+ * (hook_id.h): the one place a hooked symbol is spelled. Which policies
+ * need which hook is in the policies' own lists (struct skm_policy, each
+ * in its <policy>.c); hooks.c installs per policy.
  */
 static struct skm_hook skm_hooks[] = {
-	SKM_HOOK("__sk_mem_raise_allocated", skm_sk_mem_raise_allocated,
-		 &skm_sk_mem_raise_allocated_orig),
-	SKM_HOOK("__sk_mem_reduce_allocated", skm_sk_mem_reduce_allocated,
-		 &skm_sk_mem_reduce_allocated_orig),
-	SKM_HOOK(SKM_SK_CHARGE_SYM, skm_mem_cgroup_charge_skmem,
-		 &skm_mem_cgroup_charge_skmem_orig),
-	SKM_HOOK("sk_forced_mem_schedule", skm_sk_forced_mem_schedule,
-		 &skm_sk_forced_mem_schedule_orig),
-	SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
-		 &skm_mem_cgroup_sk_alloc_orig),
-	SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
-		 &skm_mem_cgroup_sk_free_orig),
-	SKM_HOOK(SKM_ACCEPT_SYM, skm_inet_csk_accept,
-		 &skm_inet_csk_accept_orig),
+	[SKM_HOOK_RAISE] = SKM_HOOK("__sk_mem_raise_allocated",
+				    skm_sk_mem_raise_allocated,
+				    &skm_sk_mem_raise_allocated_orig),
+	[SKM_HOOK_REDUCE] = SKM_HOOK("__sk_mem_reduce_allocated",
+				     skm_sk_mem_reduce_allocated,
+				     &skm_sk_mem_reduce_allocated_orig),
+	[SKM_HOOK_CHARGE] = SKM_HOOK(SKM_SK_CHARGE_SYM, skm_mem_cgroup_charge_skmem,
+				     &skm_mem_cgroup_charge_skmem_orig),
+	[SKM_HOOK_FORCED] = SKM_HOOK("sk_forced_mem_schedule",
+				     skm_sk_forced_mem_schedule,
+				     &skm_sk_forced_mem_schedule_orig),
+	[SKM_HOOK_SK_ALLOC] = SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
+				       &skm_mem_cgroup_sk_alloc_orig),
+	[SKM_HOOK_SK_FREE] = SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
+				      &skm_mem_cgroup_sk_free_orig),
+	[SKM_HOOK_ACCEPT] = SKM_HOOK(SKM_ACCEPT_SYM, skm_inet_csk_accept,
+				     &skm_inet_csk_accept_orig),
+	[SKM_HOOK_VMPRESSURE] = SKM_HOOK("vmpressure", skm_vmpressure,
+					 &skm_vmpressure_orig),
+	/* Frees our state of a memcg: whatever made it */
+	[SKM_HOOK_CSS_FREE] = SKM_HOOK("mem_cgroup_css_free", skm_mem_cgroup_css_free,
+				       &skm_mem_cgroup_css_free_orig),
+	/* Waiting list entries take effect (cglist.h) */
+	[SKM_HOOK_CSS_ONLINE] = SKM_HOOK("mem_cgroup_css_online",
+					 skm_mem_cgroup_css_online,
+					 &skm_mem_cgroup_css_online_orig),
 	/* Also called by exclusive accounting, hooked or not */
-	SKM_HOOK(SKM_SK_UNCHARGE_SYM, skm_mem_cgroup_uncharge_skmem,
-		 &skm_mem_cgroup_uncharge_skmem_orig),
-	SKM_HOOK("vmpressure", skm_vmpressure, &skm_vmpressure_orig),
+	[SKM_HOOK_UNCHARGE] = SKM_HOOK(SKM_SK_UNCHARGE_SYM,
+				       skm_mem_cgroup_uncharge_skmem,
+				       &skm_mem_cgroup_uncharge_skmem_orig),
 #ifdef SKM_FAMILY_7_3
 	/* Both LRUs (module/vmscan_compat.h) */
-	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_apply_proportional_protection,
-		 &skm_apply_proportional_protection_orig),
+	[SKM_HOOK_MEMCG_SIZE] = SKM_HOOK(SKM_RECLAIM_SIZE_SYM,
+					 skm_apply_proportional_protection,
+					 &skm_apply_proportional_protection_orig),
 #else
-	SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_mem_cgroup_size,
-		 &skm_mem_cgroup_size_orig),
-	SKM_HOOK("evict_folios", skm_evict_folios, &skm_evict_folios_orig),
+	[SKM_HOOK_MEMCG_SIZE] = SKM_HOOK(SKM_RECLAIM_SIZE_SYM, skm_mem_cgroup_size,
+					 &skm_mem_cgroup_size_orig),
+	[SKM_HOOK_EVICT] = SKM_HOOK("evict_folios", skm_evict_folios,
+				    &skm_evict_folios_orig),
 #endif
-	/* Waiting list entries take effect (cglist.h) */
-	SKM_HOOK("mem_cgroup_css_online", skm_mem_cgroup_css_online,
-		 &skm_mem_cgroup_css_online_orig),
-	/* Frees our state of a memcg: whatever made it */
-	SKM_HOOK("mem_cgroup_css_free", skm_mem_cgroup_css_free,
-		 &skm_mem_cgroup_css_free_orig),
 };
 
-static const struct skm_policy_hooks *const skm_policy_hooks[] = {
-	&skm_throttle_hooks,
-	&skm_excl_hooks,
-	&skm_reclaim_hooks,
-	&skm_limit_hooks,
+/*
+ * The policies, in the order of their ids (the "cgroups" columns);
+ * pcpu_rsv hooks nothing and is not one of them.
+ */
+static const struct skm_policy *const skm_policy_table[] = {
+	&skm_policy_throttle,
+	&skm_policy_exclusive,
+	&skm_policy_reclaim,
+	&skm_policy_limit,
 };
+
+/*
+ * Master switch, default on. When off, nothing is hooked: every function
+ * runs the kernel's own code at no cost, memcg-exclusive sockets become
+ * ordinary ones (their pages back in the global counter) and the per-memcg
+ * state is freed, as unloading does; the knobs keep their values.
+ */
+static void skm_enabled_changed(bool on)
+{
+	skm_pcpu_reconfigure();
+	skm_policies_enabled_changed(on);
+}
+
+static struct skm_bool_knob skm_enabled_knob = {
+	&skm_enabled, NULL, skm_enabled_changed, true };
+module_param_cb(enabled, &skm_bool_ops, &skm_enabled_knob, 0644);
+MODULE_PARM_DESC(enabled,
+		 "Master switch: N passes every hooked call to the kernel's own function (bool, default Y)");
+
+/*
+ * Instrumentation for benchmarks, default off: count calls of
+ * __sk_mem_raise_allocated() and __sk_mem_reduce_allocated() in "stats",
+ * time the memcg-exclusive lookup, and time every replacement and the
+ * kernel's original inside it into the "hook_times" file (hook_time.c).
+ * Each write of Y clears hook_times. Costs a few clock reads and per-CPU
+ * additions per hooked call while on, one static branch while off.
+ */
+static bool skm_instrument __read_mostly;
+
+static void skm_instrument_changed(bool on)
+{
+	if (on)
+		skm_hook_times_reset();
+}
+
+static struct skm_bool_knob skm_instrument_knob = {
+	&skm_instrument, &skm_instrument_key.key, skm_instrument_changed };
+module_param_cb(instrument, &skm_bool_ops, &skm_instrument_knob, 0644);
+MODULE_PARM_DESC(instrument,
+		 "Count and time hooked calls in debugfs stats and hook_times (bool, default N)");
 
 static int __init skmemcg_init(void)
 {
@@ -93,10 +148,15 @@ static int __init skmemcg_init(void)
 	ret = skm_ksym_init();
 	if (ret)
 		return ret;
-	/* One list per policy that hooks (pcpu_rsv hooks nothing). */
-	BUILD_BUG_ON(ARRAY_SIZE(skm_policy_hooks) != SKM_POLICY_NR);
-	ret = skm_hooks_init(skm_hooks, ARRAY_SIZE(skm_hooks), skm_policy_hooks,
-			     ARRAY_SIZE(skm_policy_hooks));
+	/* Every hook id and every policy id has its entry. */
+	BUILD_BUG_ON(ARRAY_SIZE(skm_hooks) != SKM_HOOK_NR);
+	BUILD_BUG_ON(ARRAY_SIZE(skm_policy_table) != SKM_POLICY_NR);
+	skm_policies_register(skm_policy_table, ARRAY_SIZE(skm_policy_table));
+	ret = skm_memcg_state_init(skm_policy_table, ARRAY_SIZE(skm_policy_table));
+	if (ret)
+		return ret;
+	ret = skm_hooks_init(skm_hooks, ARRAY_SIZE(skm_hooks), skm_policy_table,
+			     ARRAY_SIZE(skm_policy_table));
 	if (ret)
 		return ret;
 	/* What the policies claim about this kernel: refuses those it must. */

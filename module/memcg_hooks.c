@@ -9,7 +9,7 @@
 #include <linux/static_call.h>
 
 #include "hooks.h"
-#include "knobs.h"
+#include "policies.h"
 #include "memcg_hooks.h"
 #include "memcg_state.h"
 #include "throttle.h"

@@ -18,8 +18,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
-#include "exclusive.h"
-#include "limit.h"
 #include "memcg_state.h"
 #include "stats.h"
 
@@ -27,6 +25,41 @@
 
 static DEFINE_HASHTABLE(skm_memcgs, SKM_MEMCG_HASH_BITS);
 static DEFINE_SPINLOCK(skm_memcgs_lock);
+
+/* The policies, their areas' offsets and the size of them all, in bytes. */
+static const struct skm_policy *const *skm_memcg_policies;
+static unsigned int skm_memcg_nr_policies;
+unsigned int skm_memcg_priv_offset[SKM_POLICY_NR] __read_mostly;
+static unsigned int skm_memcg_priv_size __read_mostly;
+
+/* A private area this large is a mistake of ours: refused at load. */
+#define SKM_MEMCG_PRIV_MAX	256
+
+/**
+ * skm_memcg_state_init() - lay out the policies' private areas
+ * @policies: the registered policies, which must outlive the state
+ * @nr: how many
+ *
+ * Each area starts aligned to an unsigned long.
+ *
+ * Return: 0, or -EINVAL if they would not fit SKM_MEMCG_PRIV_MAX bytes.
+ */
+int skm_memcg_state_init(const struct skm_policy *const *policies,
+			 unsigned int nr)
+{
+	unsigned int i, size = 0;
+
+	for (i = 0; i < nr; i++) {
+		skm_memcg_priv_offset[policies[i]->id] = size;
+		size += ALIGN(policies[i]->memcg_size, sizeof(unsigned long));
+	}
+	if (WARN(size > SKM_MEMCG_PRIV_MAX, "per-memcg state of %u bytes\n", size))
+		return -EINVAL;
+	skm_memcg_policies = policies;
+	skm_memcg_nr_policies = nr;
+	skm_memcg_priv_size = size;
+	return 0;
+}
 
 /**
  * skm_memcg_find() - the state of @memcg, or NULL
@@ -45,15 +78,6 @@ struct skm_memcg *skm_memcg_find(struct mem_cgroup *memcg)
 	return NULL;
 }
 
-static void skm_memcg_sample_events(struct skm_memcg *sm,
-				    struct mem_cgroup *memcg)
-{
-	sm->events[0] = atomic_long_read(&memcg->memory_events[MEMCG_HIGH]);
-	sm->events[1] = atomic_long_read(&memcg->memory_events[MEMCG_MAX]);
-	sm->events[2] = atomic_long_read(&memcg->memory_events[MEMCG_OOM]);
-	sm->events[3] = atomic_long_read(&memcg->memory_events[MEMCG_OOM_KILL]);
-}
-
 /**
  * skm_memcg_get() - the state of @memcg, created if it has none
  * @memcg: a memcg the caller keeps alive
@@ -65,18 +89,23 @@ struct skm_memcg *skm_memcg_get(struct mem_cgroup *memcg, gfp_t gfp)
 {
 	struct skm_memcg *sm, *old;
 	unsigned long flags;
+	unsigned int i;
 
 	sm = skm_memcg_find(memcg);
 	if (sm)
 		return sm;
 
-	sm = kzalloc(sizeof(*sm), gfp | __GFP_NOWARN);
+	sm = kzalloc(sizeof(*sm) + skm_memcg_priv_size, gfp | __GFP_NOWARN);
 	if (!sm)
 		return NULL;
 	sm->memcg = memcg;
 	sm->cgroup_id = cgroup_id(memcg->css.cgroup);
-	spin_lock_init(&sm->vmpr_lock);
-	skm_memcg_sample_events(sm, memcg);
+	for (i = 0; i < skm_memcg_nr_policies; i++) {
+		const struct skm_policy *p = skm_memcg_policies[i];
+
+		if (p->memcg_init)
+			p->memcg_init(skm_memcg_priv(sm, p->id), memcg);
+	}
 
 	spin_lock_irqsave(&skm_memcgs_lock, flags);
 	old = skm_memcg_find(memcg);
@@ -131,90 +160,44 @@ void skm_memcg_free_all(void)
 }
 
 /**
- * skm_memcg_hold() - assert @level on @sm until @now + @hold
- * @sm: the entry
- * @level: the level a source reports now
- * @now: jiffies
- * @hold: how long a level is held, in jiffies
- *
- * A higher level replaces a lower one; the same level is extended. Counts
- * transitions into medium and critical.
- *
- * Return: the level @sm holds at @now afterwards.
- */
-enum skm_level skm_memcg_hold(struct skm_memcg *sm, enum skm_level level,
-			      unsigned long now, unsigned long hold)
-{
-	unsigned long old = READ_ONCE(sm->state), new;
-	enum skm_level held;
-
-	do {
-		held = skm_level_unpack(old, now);
-		if (level == SKM_LEVEL_NONE || level < held)
-			return held;
-		new = skm_level_pack(level, now + hold);
-		if (new == old)
-			return level;
-	} while (!try_cmpxchg(&sm->state, &old, new));
-
-	if (level > held)
-		skm_stat_inc(level == SKM_LEVEL_CRITICAL ?
-			     SKM_STAT_PRESSURE_CRITICAL : SKM_STAT_PRESSURE_MEDIUM);
-	return level;
-}
-
-/**
  * skm_memcg_show() - the "cgroups" debugfs file
  * @m: the seq_file
  *
- * One line per memcg with state: cgroup path, level held, ms until it
- * expires, allocations throttled (TX, RX), whether sockets created in it
- * now are memcg-exclusive, and from the last reclaim the reclaim policy
- * shaped: the protection honoured and the usage (KiB), and the share of
- * its lists scanned (%, "-" if never shaped); then, if sock_limits limits
- * it, the limit and the socket memory counted against it (KiB) and the
- * allocations the limit suppressed ("-" each if not limited).
+ * One line per memcg with state: the cgroup's path, then each registered
+ * policy's columns (struct skm_policy's cgroup_header and show_cgroup).
  */
 void skm_memcg_show(struct seq_file *m)
 {
-	unsigned long now = jiffies;
 	struct skm_memcg *sm;
+	unsigned int i;
 	char *path;
 	int bkt;
 
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!path)
 		return;
-	seq_puts(m, "# cgroup level expires_ms throttled_tx throttled_rx exclusive protection_kib usage_kib scan_pct sock_limit_kib sock_kib limited\n");
+	seq_puts(m, "# cgroup");
+	for (i = 0; i < skm_memcg_nr_policies; i++)
+		if (skm_memcg_policies[i]->cgroup_header)
+			seq_puts(m, skm_memcg_policies[i]->cgroup_header);
+	seq_putc(m, '\n');
 	rcu_read_lock();
 	hash_for_each_rcu(skm_memcgs, bkt, sm, node) {
-		unsigned long state = READ_ONCE(sm->state);
 		struct cgroup *cgrp = cgroup_get_from_id(sm->cgroup_id);
-		long left = skm_level_expires_in(state, now);
 
-		unsigned int ppm = READ_ONCE(sm->reclaim_ppm);
-		unsigned long usage = READ_ONCE(sm->reclaim_usage);
-		char scan[16] = "-";
-		bool exclusive;
-
-		if (usage)
-			snprintf(scan, sizeof(scan), "%u.%u", ppm / 10000,
-				 ppm / 1000 % 10);
 		if (IS_ERR(cgrp))
 			continue;	/* being removed */
 		if (cgroup_path(cgrp, path, PATH_MAX) < 0)
 			strscpy(path, "?", PATH_MAX);
-		exclusive = skm_excl_cgroup_exclusive(cgrp);
+		seq_puts(m, path);
+		for (i = 0; i < skm_memcg_nr_policies; i++) {
+			const struct skm_policy *p = skm_memcg_policies[i];
+
+			if (p->show_cgroup)
+				p->show_cgroup(m, cgrp, p->memcg_size ?
+					       skm_memcg_priv(sm, p->id) : NULL);
+		}
 		cgroup_put(cgrp);
-		seq_printf(m, "%s %s %u %ld %ld %s %lu %lu %s", path,
-			   skm_level_name(skm_level_unpack(state, now)),
-			   left > 0 ? jiffies_to_msecs(left) : 0,
-			   atomic_long_read(&sm->throttled[SKM_DIR_TX]),
-			   atomic_long_read(&sm->throttled[SKM_DIR_RX]),
-			   exclusive ? "yes" : "no",
-			   READ_ONCE(sm->reclaim_protection) << (PAGE_SHIFT - 10),
-			   usage << (PAGE_SHIFT - 10), scan);
-		skm_limit_show_cgroup(m, sm->cgroup_id);
 		seq_putc(m, '\n');
 	}
 	rcu_read_unlock();

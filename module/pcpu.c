@@ -48,7 +48,75 @@
 #include "ksym.h"
 #include "pcpu.h"
 #include "pcpu_policy.h"
+#include "policies.h"
 #include "stats.h"
+
+/*
+ * The per-CPU forward-alloc reserve (seed 001; see pcpu_policy.h), in pages:
+ * "off" leaves net.core.mem_pcpu_rsv to the kernel and the admin; "auto" (or
+ * 0) sizes it as max(1 MB, tcp_mem[2] / online CPUs / pcpu_rsv_divisor);
+ * 1..2^20 sets it, below the sysctl's 1 MB floor if asked. Going back to
+ * "off", or unloading, restores the sysctl's previous value.
+ */
+static unsigned int skm_pcpu_rsv __read_mostly = SKM_PCPU_RSV_OFF;
+
+static int skm_pcpu_rsv_knob_parse(const char *buf, unsigned int *val)
+{
+	u32 v;
+
+	if (skm_pcpu_rsv_parse(buf, &v))
+		return -EINVAL;
+	if (skm_policies_are_live() && v != SKM_PCPU_RSV_OFF && !skm_pcpu_rsv_settable())
+		return -EOPNOTSUPP;
+	*val = v;
+	return 0;
+}
+
+static struct skm_fmt_knob skm_pcpu_rsv_knob = {
+	&skm_pcpu_rsv, skm_pcpu_rsv_knob_parse, skm_pcpu_rsv_print,
+	skm_pcpu_reconfigure };
+module_param_cb(pcpu_rsv, &skm_fmt_ops, &skm_pcpu_rsv_knob, 0644);
+MODULE_PARM_DESC(pcpu_rsv,
+		 "Per-CPU socket memory reserve: off|auto|pages (0 = auto, 1..1048576; default off)");
+
+/*
+ * Auto sizing's divisor: the whole host's uncertainty stays near
+ * tcp_mem[2] / divisor. 1..1024.
+ */
+static unsigned int skm_pcpu_rsv_divisor __read_mostly = 8;
+static struct skm_uint_knob skm_pcpu_rsv_divisor_knob = {
+	&skm_pcpu_rsv_divisor, 1, 1024, skm_pcpu_reconfigure };
+module_param_cb(pcpu_rsv_divisor, &skm_uint_ops, &skm_pcpu_rsv_divisor_knob, 0644);
+MODULE_PARM_DESC(pcpu_rsv_divisor,
+		 "Auto reserve = max(1 MB, tcp_mem[2] / online CPUs / this) (1..1024, default 8)");
+
+/*
+ * A CPU whose TCP or UDP reserve has not moved for this long hands it back
+ * to the global counter. In ms, 0 (off) .. 600000.
+ */
+static unsigned int skm_pcpu_drain_ms __read_mostly;
+static struct skm_uint_knob skm_pcpu_drain_ms_knob = {
+	&skm_pcpu_drain_ms, 0, 600000, skm_pcpu_reconfigure };
+module_param_cb(pcpu_drain_ms, &skm_uint_ops, &skm_pcpu_drain_ms_knob, 0644);
+MODULE_PARM_DESC(pcpu_drain_ms,
+		 "Drain a CPU's socket memory reserve after this idle time (ms, 0 off, 0..600000, default 0)");
+
+/*
+ * Bound the reserves a NUMA node's CPUs hold together to the node's CPU
+ * share of tcp_mem[2] / pcpu_rsv_divisor (at least one reserve).
+ */
+static bool skm_pcpu_numa __read_mostly;
+
+static void skm_pcpu_numa_changed(bool on)
+{
+	skm_pcpu_reconfigure();
+}
+
+static struct skm_bool_knob skm_pcpu_numa_knob = {
+	&skm_pcpu_numa, NULL, skm_pcpu_numa_changed };
+module_param_cb(pcpu_numa, &skm_bool_ops, &skm_pcpu_numa_knob, 0644);
+MODULE_PARM_DESC(pcpu_numa,
+		 "Bound each NUMA node's summed socket memory reserves (bool, default N)");
 
 /* tcp_prot's reserve is shared by TCPv6, udp_prot's by UDPv6 and UDP-Lite. */
 enum skm_pcpu_proto { SKM_PCPU_TCP, SKM_PCPU_UDP, SKM_PCPU_NPROTO };

@@ -6,11 +6,6 @@
 
 struct seq_file;
 
-extern unsigned int skm_pcpu_rsv;
-extern unsigned int skm_pcpu_rsv_divisor;
-extern unsigned int skm_pcpu_drain_ms;
-extern bool skm_pcpu_numa;
-
 int skm_pcpu_init(void);
 void skm_pcpu_exit(void);
 bool skm_pcpu_rsv_settable(void);

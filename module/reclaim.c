@@ -46,6 +46,7 @@
 #include <linux/page_counter.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/static_call.h>
 
 #include "hooks.h"
@@ -68,23 +69,66 @@ SKM_CHECK_PROTO(mem_cgroup_size, skm_mem_cgroup_size);
 SKM_DEFINE_ORIG(evict_folios, skm_evict_folios);
 #endif
 
-/*
- * Its hooks: where the kernel scales a protected memcg's scan (both LRUs
- * on 7.x; the classic LRU on 6.x, with MGLRU's batches), and the
- * per-memcg state's going.
- */
-static const char *const skm_reclaim_funcs[] = {
-	SKM_RECLAIM_SIZE_SYM,
-#ifndef SKM_FAMILY_7_3
-	"evict_folios",
-#endif
-	"mem_cgroup_css_free",
-};
+DEFINE_STATIC_KEY_FALSE(skm_reclaim_key);
 
-const struct skm_policy_hooks skm_reclaim_hooks = {
-	.policy = SKM_POLICY_RECLAIM,
-	.funcs = skm_reclaim_funcs,
-	.nr = ARRAY_SIZE(skm_reclaim_funcs),
+/*
+ * How reclaim treats memory.low / memory.min protection (seed 003; see
+ * reclaim_policy.h): kernel (untouched), cliff, seed or linear, on the
+ * classic LRU and on MGLRU.
+ */
+static unsigned int skm_reclaim_policy __read_mostly = SKM_RECLAIM_KERNEL;
+
+static bool skm_reclaim_shaping(unsigned int policy)
+{
+	return policy != SKM_RECLAIM_KERNEL;
+}
+
+static struct skm_fmt_knob skm_reclaim_policy_knob = {
+	.val = &skm_reclaim_policy,
+	.parse = skm_reclaim_policy_parse,
+	.print = skm_reclaim_policy_print,
+	.policy = true,
+	.key = &skm_reclaim_key.key,
+	.key_on = skm_reclaim_shaping,
+};
+module_param_cb(reclaim_policy, &skm_fmt_ops, &skm_reclaim_policy_knob, 0644);
+MODULE_PARM_DESC(reclaim_policy,
+		 "memory.low/min reclaim curve: kernel|cliff|seed|linear (default kernel)");
+
+/*
+ * Scales the overage term of the seed and linear curves, in %: 100 is the
+ * formula as written, 200 reclaims an overage twice as hard. 0..1000.
+ */
+static unsigned int skm_reclaim_gain_pct __read_mostly = SKM_GAIN_PCT_ONE;
+static struct skm_uint_knob skm_reclaim_gain_pct_knob = {
+	&skm_reclaim_gain_pct, 0, SKM_GAIN_PCT_MAX };
+module_param_cb(reclaim_gain_pct, &skm_uint_ops, &skm_reclaim_gain_pct_knob, 0644);
+MODULE_PARM_DESC(reclaim_gain_pct,
+		 "Scale of the overage term of the seed and linear curves (%, 0..1000, default 100)");
+
+/*
+ * Take each reclaim pass's fraction all or nothing, 1 with the policy's
+ * probability (skm_reclaim_dither_ppm()), instead of the fraction itself,
+ * which the kernel's shift by the reclaim priority rounds to 0 or to all
+ * of a small memcg's list.
+ */
+static bool skm_reclaim_dither __read_mostly = true;
+static struct skm_bool_knob skm_reclaim_dither_knob = { &skm_reclaim_dither };
+module_param_cb(reclaim_dither, &skm_bool_ops, &skm_reclaim_dither_knob, 0644);
+MODULE_PARM_DESC(reclaim_dither,
+		 "Draw each reclaim pass's scan fraction all or nothing (bool, default Y)");
+
+/**
+ * struct skm_reclaim_memcg - the reclaim policy's private area of a memcg's
+ *	state: what the last reclaim it shaped saw
+ * @protection: the protection honoured, pages
+ * @usage: the usage then, pages
+ * @ppm: the scan fraction the policy gave, ppm
+ */
+struct skm_reclaim_memcg {
+	unsigned long protection;
+	unsigned long usage;
+	unsigned int ppm;
 };
 
 /*
@@ -143,9 +187,11 @@ static u32 skm_reclaim_ppm(struct mem_cgroup *memcg, unsigned long usage,
 	rcu_read_lock();
 	sm = skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 	if (sm) {
-		WRITE_ONCE(sm->reclaim_protection, *protection);
-		WRITE_ONCE(sm->reclaim_usage, usage);
-		WRITE_ONCE(sm->reclaim_ppm, ppm);
+		struct skm_reclaim_memcg *rm = skm_memcg_priv(sm, SKM_POLICY_RECLAIM);
+
+		WRITE_ONCE(rm->protection, *protection);
+		WRITE_ONCE(rm->usage, usage);
+		WRITE_ONCE(rm->ppm, ppm);
 	}
 	rcu_read_unlock();
 	return ppm;
@@ -281,3 +327,52 @@ int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
 	return scanned;
 }
 #endif /* !SKM_FAMILY_7_3 */
+
+/*
+ * Its columns of "cgroups", from the last reclaim it shaped: the protection
+ * honoured and the usage (KiB), and the share of the lists scanned (%, "-"
+ * if never shaped).
+ */
+static void skm_reclaim_show_cgroup(struct seq_file *m, struct cgroup *cgrp,
+				    void *priv)
+{
+	struct skm_reclaim_memcg *rm = priv;
+	unsigned int ppm = READ_ONCE(rm->ppm);
+	unsigned long usage = READ_ONCE(rm->usage);
+	char scan[16] = "-";
+
+	if (usage)
+		snprintf(scan, sizeof(scan), "%u.%u", ppm / 10000, ppm / 1000 % 10);
+	seq_printf(m, " %lu %lu %s",
+		   READ_ONCE(rm->protection) << (PAGE_SHIFT - 10),
+		   usage << (PAGE_SHIFT - 10), scan);
+}
+
+static bool skm_reclaim_wanted(void)
+{
+	return skm_reclaim_shaping(READ_ONCE(skm_reclaim_policy));
+}
+
+/*
+ * Its hooks: where the kernel scales a protected memcg's scan (both LRUs
+ * on 7.x; the classic LRU on 6.x, with MGLRU's batches), and the
+ * per-memcg state's going.
+ */
+static const enum skm_hook_id skm_reclaim_hooks[] = {
+	SKM_HOOK_MEMCG_SIZE,
+#ifndef SKM_FAMILY_7_3
+	SKM_HOOK_EVICT,
+#endif
+	SKM_HOOK_CSS_FREE,
+};
+
+const struct skm_policy skm_policy_reclaim = {
+	.name = "reclaim",
+	.id = SKM_POLICY_RECLAIM,
+	.hooks = skm_reclaim_hooks,
+	.nr_hooks = ARRAY_SIZE(skm_reclaim_hooks),
+	.memcg_size = sizeof(struct skm_reclaim_memcg),
+	.wanted = skm_reclaim_wanted,
+	.cgroup_header = " protection_kib usage_kib scan_pct",
+	.show_cgroup = skm_reclaim_show_cgroup,
+};

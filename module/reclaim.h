@@ -26,8 +26,9 @@ extern const struct skm_orig skm_apply_proportional_protection_orig;
 extern const struct skm_orig skm_mem_cgroup_size_orig;
 extern const struct skm_orig skm_evict_folios_orig;
 
-struct skm_policy_hooks;
-/* The kernel functions this policy needs hooked (hooks.h) */
-extern const struct skm_policy_hooks skm_reclaim_hooks;
+/* On while reclaim_policy is not "kernel" (and its claims hold; drift.c). */
+DECLARE_STATIC_KEY_FALSE(skm_reclaim_key);
+
+extern const struct skm_policy skm_policy_reclaim;
 
 #endif /* _SKMEMCG_RECLAIM_H */

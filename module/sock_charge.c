@@ -13,7 +13,6 @@
 #include <linux/static_call.h>
 
 #include "hooks.h"
-#include "knobs.h"
 #include "limit.h"
 #include "sock_charge.h"
 #include "throttle.h"

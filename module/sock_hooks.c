@@ -22,7 +22,6 @@
 
 #include "exclusive.h"
 #include "hooks.h"
-#include "knobs.h"
 #include "limit.h"
 #include "sndpark.h"
 #include "sock_hooks.h"
@@ -76,7 +75,7 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 {
 	struct skm_hook_frame f;
 	struct skm_excl_sk *es;
-	int ret = SKM_THROTTLE_KERNEL;
+	int ret = SKM_RAISE_KERNEL;
 
 	skm_hook_enter(&f);
 	/* Shared with throttling: exclusive accounting only while it is live. */
@@ -84,12 +83,12 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key))
 		ret = skm_throttle_raise(sk, size, amt, kind, es);
-	if (ret == SKM_THROTTLE_KERNEL && skm_policy_live(SKM_POLICY_LIMIT))
+	if (ret == SKM_RAISE_KERNEL && skm_policy_live(SKM_POLICY_LIMIT))
 		ret = skm_limit_raise(sk, size, amt, kind);
 	/* Suppressed here: the sender sleeps rather than spins (sndpark.c). */
 	if (!ret && kind == SK_MEM_SEND)
 		skm_sndpark(sk);
-	if (ret == SKM_THROTTLE_KERNEL) {
+	if (ret == SKM_RAISE_KERNEL) {
 		skm_hook_orig_in(&f);
 		ret = es ? skm_excl_raise(es, sk, size, amt, kind) :
 		      static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);

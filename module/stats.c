@@ -9,6 +9,7 @@
 #include "stats.h"
 
 DEFINE_PER_CPU(struct skm_stats, skm_stats);
+DEFINE_STATIC_KEY_FALSE(skm_instrument_key);
 
 static const char * const skm_stat_names[] = {
 	[SKM_STAT_RAISE_CALLS]	= "raise_calls",

@@ -2,9 +2,8 @@
 #ifndef _SKMEMCG_STATS_H
 #define _SKMEMCG_STATS_H
 
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
-
-#include "knobs.h"
 
 /* Event counters, summed over CPUs when the "stats" file is read. */
 enum skm_stat {
@@ -37,6 +36,9 @@ struct skm_stats {
 };
 
 DECLARE_PER_CPU(struct skm_stats, skm_stats);
+
+/* On while the "instrument" knob is (knobs.c). */
+DECLARE_STATIC_KEY_FALSE(skm_instrument_key);
 
 static __always_inline void skm_stat_inc(enum skm_stat stat)
 {

@@ -20,6 +20,7 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "memcg_state.h"
+#include "policies.h"
 #include "sock_compat.h"
 #include "stats.h"
 #include "throttle.h"
@@ -33,26 +34,182 @@
  * them and their descendants only; empty, to every cgroup.
  */
 struct skm_cglist skm_throttle_cgroups =
-	SKM_CGLIST_INIT("throttle_cgroups", false);
+	SKM_CGLIST_INIT("throttle_cgroups", NULL, skm_policies_apply);
+
+DEFINE_STATIC_KEY_FALSE(skm_throttle_key);
 
 /*
- * Its hooks: the charges it suppresses (sock_hooks.c, sock_charge.c),
- * vmpressure() as a pressure source, and for throttle_cgroups and the
- * per-memcg state a cgroup's coming (waiting entries) and going.
+ * Throttle pressure-aware sockets (TCP, MPTCP, SCTP) while their memcg or an
+ * ancestor is under pressure (seed 000; see throttle_policy.h). Default off.
  */
-static const char *const skm_throttle_funcs[] = {
-	"__sk_mem_raise_allocated",
-	SKM_SK_CHARGE_SYM,
-	"vmpressure",
-	"mem_cgroup_css_online",
-	"mem_cgroup_css_free",
+static bool skm_throttle __read_mostly;
+
+static struct skm_bool_knob skm_throttle_knob = {
+	&skm_throttle, &skm_throttle_key.key, NULL, true,
+	SKM_POLICY_BIT(SKM_POLICY_THROTTLE) };
+module_param_cb(throttle, &skm_bool_ops, &skm_throttle_knob, 0644);
+MODULE_PARM_DESC(throttle,
+		 "Throttle pressure-aware sockets of memcgs under pressure (bool, default N)");
+
+/*
+ * The pressure level (enum skm_level) from which process-context socket
+ * allocations (TX) are throttled: medium or critical. RX in softirq is
+ * throttled only at critical whatever this says.
+ */
+static unsigned int skm_throttle_level __read_mostly = SKM_LEVEL_MEDIUM;
+
+static int skm_throttle_level_parse(const char *buf, unsigned int *val)
+{
+	enum skm_level level;
+
+	if (skm_level_parse(buf, &level) || level == SKM_LEVEL_NONE)
+		return -EINVAL;
+	*val = level;
+	return 0;
+}
+
+static int skm_throttle_level_print(unsigned int val, char *buf, size_t size)
+{
+	return scnprintf(buf, size, "%s", skm_level_name(val));
+}
+
+static struct skm_fmt_knob skm_throttle_level_knob = {
+	&skm_throttle_level, skm_throttle_level_parse, skm_throttle_level_print };
+module_param_cb(throttle_level, &skm_fmt_ops, &skm_throttle_level_knob, 0644);
+MODULE_PARM_DESC(throttle_level,
+		 "Level from which process-context socket allocations are throttled: medium|critical (default medium)");
+
+/*
+ * Which sources define a memcg's pressure level; the highest level any of
+ * them reports wins. Comma-separated: vmpressure, psi, events, headroom.
+ */
+static unsigned int skm_pressure_sources __read_mostly = SKM_SOURCES_ALL;
+static struct skm_fmt_knob skm_pressure_sources_knob = {
+	&skm_pressure_sources, skm_sources_parse, skm_sources_print };
+module_param_cb(pressure_source, &skm_fmt_ops, &skm_pressure_sources_knob, 0644);
+MODULE_PARM_DESC(pressure_source,
+		 "Pressure sources, comma-separated: vmpressure,psi,events,headroom (default all)");
+
+/* How long a pressure level, once seen, is held: the kernel holds its
+ * socket pressure for one second (HZ). In ms, 1..60000.
+ */
+static unsigned int skm_pressure_hold_ms __read_mostly = 1000;
+static struct skm_uint_knob skm_pressure_hold_ms_knob = {
+	&skm_pressure_hold_ms, 1, 60000 };
+module_param_cb(pressure_hold_ms, &skm_uint_ops, &skm_pressure_hold_ms_knob, 0644);
+MODULE_PARM_DESC(pressure_hold_ms,
+		 "How long a pressure level is held once seen (ms, 1..60000, default 1000)");
+
+/* psi source: medium when the memcg's memory "some" stall share (10 s
+ * average) reaches this many percent; 0 turns it off.
+ */
+static unsigned int skm_psi_some_pct __read_mostly = 10;
+static struct skm_uint_knob skm_psi_some_pct_knob = { &skm_psi_some_pct, 0, 100 };
+module_param_cb(psi_some_pct, &skm_uint_ops, &skm_psi_some_pct_knob, 0644);
+MODULE_PARM_DESC(psi_some_pct,
+		 "psi source: medium at this memory 'some' stall share, avg10 (%, 0..100, 0 off, default 10)");
+
+/* psi source: critical when the "full" stall share reaches this many
+ * percent; 0 turns it off.
+ */
+static unsigned int skm_psi_full_pct __read_mostly = 5;
+static struct skm_uint_knob skm_psi_full_pct_knob = { &skm_psi_full_pct, 0, 100 };
+module_param_cb(psi_full_pct, &skm_uint_ops, &skm_psi_full_pct_knob, 0644);
+MODULE_PARM_DESC(psi_full_pct,
+		 "psi source: critical at this memory 'full' stall share, avg10 (%, 0..100, 0 off, default 5)");
+
+/* headroom source: the share of memory.max kept for the workload's own
+ * allocations; a socket charge reaching into it is critical, one reaching
+ * within twice it (or past memory.high) is medium. RX fills up to the
+ * reserve, so it must hold the workload's largest transient allocation plus
+ * the memcg's per-CPU charge batches: 5% did not, for a workload mapping
+ * 4 MiB at a time under a 96 MiB memory.max (throttle_oom: one kill in three
+ * runs), hence 10.
+ */
+static unsigned int skm_headroom_pct __read_mostly = 10;
+static struct skm_uint_knob skm_headroom_pct_knob = { &skm_headroom_pct, 0, 50 };
+module_param_cb(headroom_pct, &skm_uint_ops, &skm_headroom_pct_knob, 0644);
+MODULE_PARM_DESC(headroom_pct,
+		 "headroom source: share of memory.max kept from sockets; critical inside it, medium within twice it (%, 0..50, default 10)");
+
+/*
+ * The cgroups throttling applies to (tenants' cgroups: readable by root
+ * only, 0600, unlike the other knobs): when this lists any, only they and
+ * their descendants are throttled; empty, every cgroup (the default). Same
+ * syntax as exclusive_cgroups, entries may wait for their cgroup.
+ */
+module_param_cb(throttle_cgroups, &skm_cglist_param_ops, &skm_throttle_cgroups, 0600);
+MODULE_PARM_DESC(throttle_cgroups,
+		 "Throttle only these cgroups and their descendants: +<path> adds, -<path> removes, existing or not yet (default none: every cgroup)");
+
+/**
+ * struct skm_throttle_memcg - throttling's private area of a memcg's state
+ * @state: skm_level_pack() of the level held and its expiry
+ * @events: memory.events high, max, oom, oom_kill at the last look
+ * @vmpr_lock: protects the vmpressure window
+ * @vmpr_scanned: pages scanned in the open window
+ * @vmpr_reclaimed: pages reclaimed in the open window
+ * @throttled: allocations suppressed, per direction
+ */
+struct skm_throttle_memcg {
+	unsigned long state;
+	unsigned long events[4];
+	spinlock_t vmpr_lock;	/* protects the vmpressure window */
+	unsigned long vmpr_scanned;
+	unsigned long vmpr_reclaimed;
+	atomic_long_t throttled[SKM_DIR_NR];
 };
 
-const struct skm_policy_hooks skm_throttle_hooks = {
-	.policy = SKM_POLICY_THROTTLE,
-	.funcs = skm_throttle_funcs,
-	.nr = ARRAY_SIZE(skm_throttle_funcs),
-};
+static struct skm_throttle_memcg *skm_throttle_of(struct skm_memcg *sm)
+{
+	return skm_memcg_priv(sm, SKM_POLICY_THROTTLE);
+}
+
+/* A new memcg state: events counted from now on. */
+static void skm_throttle_memcg_init(void *priv, struct mem_cgroup *memcg)
+{
+	struct skm_throttle_memcg *tm = priv;
+
+	spin_lock_init(&tm->vmpr_lock);
+	tm->events[0] = atomic_long_read(&memcg->memory_events[MEMCG_HIGH]);
+	tm->events[1] = atomic_long_read(&memcg->memory_events[MEMCG_MAX]);
+	tm->events[2] = atomic_long_read(&memcg->memory_events[MEMCG_OOM]);
+	tm->events[3] = atomic_long_read(&memcg->memory_events[MEMCG_OOM_KILL]);
+}
+
+/**
+ * skm_memcg_hold() - assert @level on @tm until @now + @hold
+ * @tm: the memcg's throttle state
+ * @level: the level a source reports now
+ * @now: jiffies
+ * @hold: how long a level is held, in jiffies
+ *
+ * A higher level replaces a lower one; the same level is extended. Counts
+ * transitions into medium and critical.
+ *
+ * Return: the level @tm holds at @now afterwards.
+ */
+static enum skm_level skm_memcg_hold(struct skm_throttle_memcg *tm,
+				     enum skm_level level, unsigned long now,
+				     unsigned long hold)
+{
+	unsigned long old = READ_ONCE(tm->state), new;
+	enum skm_level held;
+
+	do {
+		held = skm_level_unpack(old, now);
+		if (level == SKM_LEVEL_NONE || level < held)
+			return held;
+		new = skm_level_pack(level, now + hold);
+		if (new == old)
+			return level;
+	} while (!try_cmpxchg(&tm->state, &old, new));
+
+	if (level > held)
+		skm_stat_inc(level == SKM_LEVEL_CRITICAL ?
+			     SKM_STAT_PRESSURE_CRITICAL : SKM_STAT_PRESSURE_MEDIUM);
+	return level;
+}
 
 /*
  * The quiet fast path (throttle_policy.h): jiffies of the last reclaim pass
@@ -124,7 +281,7 @@ static bool skm_event_new(unsigned long *seen, atomic_long_t *count)
 
 /* The level @memcg's own counters show now, for a charge of @charge pages. */
 static enum skm_level skm_memcg_seen(struct mem_cgroup *memcg,
-				     struct skm_memcg *sm,
+				     struct skm_throttle_memcg *tm,
 				     unsigned long charge, unsigned int sources)
 {
 	enum skm_level level = SKM_LEVEL_NONE;
@@ -145,14 +302,14 @@ static enum skm_level skm_memcg_seen(struct mem_cgroup *memcg,
 							 READ_ONCE(skm_psi_full_pct)));
 	}
 
-	if ((sources & BIT(SKM_SOURCE_EVENTS)) && sm) {
-		bool high = skm_event_new(&sm->events[0],
+	if ((sources & BIT(SKM_SOURCE_EVENTS)) && tm) {
+		bool high = skm_event_new(&tm->events[0],
 					  &memcg->memory_events[MEMCG_HIGH]);
-		bool max = skm_event_new(&sm->events[1],
+		bool max = skm_event_new(&tm->events[1],
 					 &memcg->memory_events[MEMCG_MAX]);
 
-		max |= skm_event_new(&sm->events[2], &memcg->memory_events[MEMCG_OOM]);
-		max |= skm_event_new(&sm->events[3],
+		max |= skm_event_new(&tm->events[2], &memcg->memory_events[MEMCG_OOM]);
+		max |= skm_event_new(&tm->events[3],
 				     &memcg->memory_events[MEMCG_OOM_KILL]);
 		level = max(level, skm_events_level(high, max));
 	}
@@ -190,11 +347,12 @@ static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
 			sm = skm_memcg_get(memcg, GFP_ATOMIC);
 		else
 			sm = skm_memcg_find(memcg);
-		seen = skm_memcg_seen(memcg, sm, charge, sources);
+		seen = skm_memcg_seen(memcg, sm ? skm_throttle_of(sm) : NULL,
+				      charge, sources);
 		if (!sm && seen != SKM_LEVEL_NONE)
 			sm = skm_memcg_get(memcg, GFP_ATOMIC);
 		if (sm)
-			seen = skm_memcg_hold(sm, seen, now, hold);
+			seen = skm_memcg_hold(skm_throttle_of(sm), seen, now, hold);
 		if (seen != SKM_LEVEL_NONE)
 			skm_note_hold(now + hold);
 		level = max(level, seen);
@@ -213,7 +371,7 @@ static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
  *
  * Return: 0 when the allocation is suppressed here, exactly as the kernel
  * would suppress it over its hard limit (nothing was added or charged), or
- * SKM_THROTTLE_KERNEL to let the accounting function run.
+ * SKM_RAISE_KERNEL to let the accounting function run.
  */
 int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 		       bool exclusive)
@@ -225,7 +383,7 @@ int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 		.throttle_level = READ_ONCE(skm_throttle_level),
 	};
 	enum skm_dir dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
-	int ret = SKM_THROTTLE_KERNEL;
+	int ret = SKM_RAISE_KERNEL;
 	struct skm_memcg *sm;
 	unsigned int verdict;
 
@@ -273,7 +431,7 @@ int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
 
 	sm = skm_memcg_find(memcg);
 	if (sm)
-		atomic_long_inc(&sm->throttled[dir]);
+		atomic_long_inc(&skm_throttle_of(sm)->throttled[dir]);
 	skm_stat_inc(dir == SKM_DIR_TX ? SKM_STAT_THROTTLED_TX : SKM_STAT_THROTTLED_RX);
 	trace_throttle(cgroup_id(memcg->css.cgroup), SKM_SUPPRESS_PRESSURE,
 		       in.level, dir, size);
@@ -328,18 +486,70 @@ void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 	rcu_read_lock();
 	sm = skm_memcg_get(memcg, GFP_NOWAIT);
 	if (sm) {
-		spin_lock(&sm->vmpr_lock);
-		sm->vmpr_scanned += scanned;
-		sm->vmpr_reclaimed += reclaimed;
-		if (sm->vmpr_scanned >= SKM_VMPRESSURE_WIN) {
-			level = skm_vmpressure_level(sm->vmpr_scanned,
-						     sm->vmpr_reclaimed);
-			sm->vmpr_scanned = 0;
-			sm->vmpr_reclaimed = 0;
+		struct skm_throttle_memcg *tm = skm_throttle_of(sm);
+
+		spin_lock(&tm->vmpr_lock);
+		tm->vmpr_scanned += scanned;
+		tm->vmpr_reclaimed += reclaimed;
+		if (tm->vmpr_scanned >= SKM_VMPRESSURE_WIN) {
+			level = skm_vmpressure_level(tm->vmpr_scanned,
+						     tm->vmpr_reclaimed);
+			tm->vmpr_scanned = 0;
+			tm->vmpr_reclaimed = 0;
 		}
-		spin_unlock(&sm->vmpr_lock);
-		if (skm_memcg_hold(sm, level, now, hold) != SKM_LEVEL_NONE)
+		spin_unlock(&tm->vmpr_lock);
+		if (skm_memcg_hold(tm, level, now, hold) != SKM_LEVEL_NONE)
 			skm_note_hold(now + hold);
 	}
 	rcu_read_unlock();
 }
+
+/* Its columns of "cgroups": the level held, ms until it expires, and the
+ * allocations it suppressed, TX and RX.
+ */
+static void skm_throttle_show_cgroup(struct seq_file *m, struct cgroup *cgrp,
+				     void *priv)
+{
+	struct skm_throttle_memcg *tm = priv;
+	unsigned long state = READ_ONCE(tm->state), now = jiffies;
+	long left = skm_level_expires_in(state, now);
+
+	seq_printf(m, " %s %u %ld %ld",
+		   skm_level_name(skm_level_unpack(state, now)),
+		   left > 0 ? jiffies_to_msecs(left) : 0,
+		   atomic_long_read(&tm->throttled[SKM_DIR_TX]),
+		   atomic_long_read(&tm->throttled[SKM_DIR_RX]));
+}
+
+static bool skm_throttle_wanted(void)
+{
+	return READ_ONCE(skm_throttle);
+}
+
+/*
+ * Its hooks: the charges it suppresses (sock_hooks.c, sock_charge.c),
+ * vmpressure() as a pressure source, and for throttle_cgroups and the
+ * per-memcg state a cgroup's coming (waiting entries) and going.
+ */
+static const enum skm_hook_id skm_throttle_hooks[] = {
+	SKM_HOOK_RAISE,
+	SKM_HOOK_CHARGE,
+	SKM_HOOK_VMPRESSURE,
+	SKM_HOOK_CSS_ONLINE,
+	SKM_HOOK_CSS_FREE,
+};
+
+const struct skm_policy skm_policy_throttle = {
+	.name = "throttle",
+	.id = SKM_POLICY_THROTTLE,
+	.hooks = skm_throttle_hooks,
+	.nr_hooks = ARRAY_SIZE(skm_throttle_hooks),
+	.cglist = &skm_throttle_cgroups,
+	.memcg_size = sizeof(struct skm_throttle_memcg),
+	.memcg_init = skm_throttle_memcg_init,
+	.wanted = skm_throttle_wanted,
+	/* reclaim it missed while off: no fast path yet */
+	.prepare = skm_throttle_wake,
+	.cgroup_header = " level expires_ms throttled_tx throttled_rx",
+	.show_cgroup = skm_throttle_show_cgroup,
+};
