@@ -3,8 +3,8 @@
 #
 # The README's test command: install what is missing, make the Debian 13
 # root that builds for Debian 13's kernels (scripts/deb13.sh), then build
-# (6.1, 6.12, 7.x, and Debian 13's own 6.12), sparse, checkpatch, the docs'
-# check, the one version, the exporter on a fake tree, the Debian package
+# (6.1, 6.12, 7.x, and Debian 13's own 6.12), sparse, checkpatch, the
+# include graph (no cycle), the docs' check, the one version, the exporter on a fake tree, the Debian package
 # (make deb), DKMS (with module signing), KUnit in UML, and then at once:
 # the host chain (the fresh-machine check, scripts/fresh.sh, then the
 # package in a fresh root, scripts/deb-test.sh, then a Debian 12 host image
@@ -138,6 +138,8 @@ for kver in $builds; do
 done
 stage sparse sparse_check "/lib/modules/$kver_first/build"
 stage checkpatch "$SKM_ROOT/scripts/checkpatch.sh"
+# module/'s layering: no include cycle (docs/design.md, "Source layout")
+counted include-graph python3 "$SKM_ROOT/scripts/include-graph.py"
 stage doccheck "$SKM_ROOT/scripts/doccheck.sh"
 stage version "$SKM_ROOT/scripts/version-check.sh"
 counted exporter "$SKM_ROOT/scripts/exporter-test.sh"
