@@ -44,12 +44,9 @@
 #include "hooks.h"
 #include "knobs.h"
 #include "level.h"
-#include "memcg_state.h"
 #include "policies.h"
 #include "sock_compat.h"
 #include "sock_charge.h"
-#include "throttle.h"
-#include "trace.h"
 
 #define SKM_EXCL_HASH_BITS	12
 #define SKM_EXCL_LOCK_BITS	8	/* bucket groups with a lock each */
@@ -348,52 +345,53 @@ void skm_excl_forget(struct sock *sk)
 }
 
 /**
- * skm_excl_raise() - __sk_mem_raise_allocated() for an exclusive socket
+ * skm_excl_backstop() - the host's backstop for an exclusive socket's raise
  * @es: its state
  * @sk: the socket
- * @size: bytes asked for
- * @amt: pages
- * @kind: SK_MEM_SEND or SK_MEM_RECV
+ * @amt: pages the raise asks for
+ * @v: the verdict, filled in if refused
  *
- * The kernel's function without the global counter: charge the memcg; on
- * failure, or over the backstop, suppress as the kernel does (sndbuf
- * moderation, forced charge when under sndbuf).
+ * While the protocol's global counter plus every exclusive page, with
+ * this raise, is past tcp_mem[2] x exclusive_backstop_pct / 100, the
+ * allocation is refused as the kernel refuses one over its hard limit.
  *
- * Return: 1 if allocated, 0 if suppressed.
+ * Return: true if the allocation is to be suppressed.
  */
-int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
-		   int kind)
+bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt,
+		       struct skm_suppress *v)
 {
-	struct skm_excl_proto *p = es->proto;
-	bool charged = false;
+	if (!skm_backstop_exceeded(sk_memory_allocated(sk),
+				   percpu_counter_read(&es->proto->pages) + amt,
+				   sk_prot_mem_limits(sk, 2),
+				   READ_ONCE(skm_exclusive_backstop_pct)))
+		return false;
+	*v = (struct skm_suppress){
+		.reason = SKM_SUPPRESS_BACKSTOP,
+		.level = SKM_LEVEL_NONE,
+		.at = sk->sk_memcg,
+		.count = &skm_excl_backstopped,
+		.stat = SKM_STAT_NR,
+	};
+	return true;
+}
 
-	if (skm_backstop_exceeded(sk_memory_allocated(sk),
-				  percpu_counter_read(&p->pages) + amt,
-				  sk_prot_mem_limits(sk, 2),
-				  READ_ONCE(skm_exclusive_backstop_pct))) {
-		atomic_long_inc(&skm_excl_backstopped);
-		trace_throttle(cgroup_id(sk->sk_memcg->css.cgroup),
-			       SKM_SUPPRESS_BACKSTOP, SKM_LEVEL_NONE,
-			       kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX, size);
-		goto suppress;
-	}
-	charged = skm_sock_charge(sk, amt, gfp_memcg_charge());
-	if (charged)
-		goto account;
-suppress:
-	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
-		sk_stream_moderate_sndbuf(sk);
-		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf) {
-			skm_sock_charge(sk, amt,
-					gfp_memcg_charge() | __GFP_NOFAIL);
-			goto account;
-		}
-	}
-	return 0;
-account:
+/**
+ * skm_excl_charge() - __sk_mem_raise_allocated()'s charge for an exclusive
+ *	socket: the memcg alone, not the global counter
+ * @es: its state
+ * @sk: the socket
+ * @amt: pages
+ * @gfp: the charge's; with __GFP_NOFAIL, the kernel's forced charge
+ *
+ * Return: true if charged (and counted as exclusive pages).
+ */
+bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp)
+{
+	if (!skm_sock_charge(sk, amt, gfp))
+		return false;
 	atomic_long_add(amt, &es->pages);
-	percpu_counter_add(&p->pages, amt);
-	return 1;
+	percpu_counter_add(&es->proto->pages, amt);
+	return true;
 }
 
 /**

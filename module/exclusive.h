@@ -7,6 +7,8 @@
 #include <linux/moduleparam.h>
 #include <net/sock.h>
 
+#include "sock_verdict.h"
+
 struct cgroup;
 struct mem_cgroup;
 struct seq_file;
@@ -39,8 +41,9 @@ void skm_excl_accept(struct sock *listener, struct sock *newsk);
 void skm_excl_accept_locked(struct sock *listener, struct sock *newsk);
 void skm_excl_forget(struct sock *sk);
 
-int skm_excl_raise(struct skm_excl_sk *es, struct sock *sk, int size, int amt,
-		   int kind);
+bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt,
+		       struct skm_suppress *v);
+bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp);
 void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
 

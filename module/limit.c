@@ -7,8 +7,8 @@
  * Usage is counted from the memcg side of socket charges (the replacements
  * of SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM, and memcg-exclusive
  * accounting, which shares their body: skm_sock_charge()) into every
- * limited ancestor's entry; skm_limit_raise() decides in
- * __sk_mem_raise_allocated(). All of it only while sock_limits lists a
+ * limited ancestor's entry; skm_limit_step() and skm_limit_end() decide in
+ * __sk_mem_raise_allocated()'s walk (sock_hooks.c). All of it only while sock_limits lists a
  * cgroup (SKM_POLICY_LIMIT).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -26,8 +26,6 @@
 #include "policies.h"
 #include "sock_compat.h"
 #include "stats.h"
-#include "throttle.h"
-#include "trace.h"
 
 struct skm_cglist skm_sock_limits =
 	SKM_CGLIST_INIT("sock_limits", skm_limit_pages_from_bytes, skm_policies_apply);
@@ -45,68 +43,57 @@ module_param_cb(sock_limits, &skm_cglist_param_ops, &skm_sock_limits, 0600);
 MODULE_PARM_DESC(sock_limits,
 		 "Socket memory limit of a cgroup and its descendants: +<path>=<size>[KMGT] sets, -<path> removes, existing or not yet (default none)");
 
-/*
- * The nearest entry at or above @memcg whose limit @amt more pages would
- * pass, and in *@at the memcg it limits. Under rcu_read_lock().
+/**
+ * skm_limit_step() - one memcg of the walk up from the socket's
+ * @w: the walk; stops looking once it found an entry passed
+ * @memcg: the socket's memcg or an ancestor, the root included
+ * @amt: pages the raise asks for
+ *
+ * Notes the nearest entry whose limit @amt more pages would pass, and the
+ * memcg it limits. Under rcu_read_lock().
  */
-static struct skm_cglist_entry *skm_limit_passed(struct mem_cgroup *memcg,
-						 unsigned int amt,
-						 struct mem_cgroup **at)
+void skm_limit_step(struct skm_limit_walk *w, struct mem_cgroup *memcg,
+		    unsigned int amt)
 {
 	struct skm_cglist_entry *e;
 
-	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
-		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
-		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
-					READ_ONCE(e->pages))) {
-			*at = memcg;
-			return e;
-		}
+	if (w->e)
+		return;
+	e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
+	if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
+				READ_ONCE(e->pages))) {
+		w->e = e;
+		w->at = memcg;
 	}
-	return NULL;
 }
 
 /**
- * skm_limit_raise() - the limit for __sk_mem_raise_allocated()
- * @sk: socket
- * @size: bytes asked for
- * @amt: pages to charge
- * @kind: SK_MEM_SEND or SK_MEM_RECV
+ * skm_limit_end() - the limit's verdict on the raise
+ * @r: the raise
+ * @w: its walk, every memcg up to the root stepped
+ * @v: the verdict, filled in if refused
  *
- * Return: 0 when the allocation is suppressed here, exactly as the kernel
- * suppresses one over its hard limit (nothing added or charged), or
- * SKM_RAISE_KERNEL to go on.
+ * Past a limit, the memcg's sockets go under pressure, as v1's tcpmem
+ * limit puts them (limit_policy.h). Under the rcu_read_lock() of the walk.
+ *
+ * Return: true if the allocation is to be suppressed.
  */
-int skm_limit_raise(struct sock *sk, int size, int amt, int kind)
+bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
+		   struct skm_suppress *v)
 {
-	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
-	enum skm_dir dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
-	int ret = SKM_RAISE_KERNEL;
-	struct skm_cglist_entry *e;
-	struct mem_cgroup *at;
-
-	if (!memcg || !sk_has_memory_pressure(sk))
-		return ret;
-	rcu_read_lock();
-	e = skm_limit_passed(memcg, amt, &at);
-	if (!e || !skm_limit_suppress(true, skm_sk_below_min(sk, kind)))
-		goto out;
-	/* As v1's tcpmem limit: the memcg's sockets go under pressure. */
-	skm_memcg_set_socket_pressure(at);
-	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
-		sk_stream_moderate_sndbuf(sk);
-		/* Under its sndbuf the kernel forces the charge through. */
-		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf)
-			goto out;
-	}
-	atomic_long_inc(&e->suppressed);
-	skm_stat_inc(dir == SKM_DIR_TX ? SKM_STAT_LIMITED_TX : SKM_STAT_LIMITED_RX);
-	trace_throttle(cgroup_id(at->css.cgroup), SKM_SUPPRESS_LIMIT,
-		       SKM_LEVEL_NONE, dir, size);
-	ret = 0;
-out:
-	rcu_read_unlock();
-	return ret;
+	if (!w->e || !skm_limit_suppress(true, skm_sk_below_min(r->sk, r->kind)))
+		return false;
+	*v = (struct skm_suppress){
+		.reason = SKM_SUPPRESS_LIMIT,
+		.level = SKM_LEVEL_NONE,
+		.at = w->at,
+		.pressure = SKM_SUPPRESS_MEMCG_PRESSURE,
+		.count = &w->e->suppressed,
+		.stat = r->dir == SKM_DIR_TX ? SKM_STAT_LIMITED_TX :
+					       SKM_STAT_LIMITED_RX,
+		.park = true,
+	};
+	return true;
 }
 
 /**

@@ -24,9 +24,12 @@
 #include "hooks.h"
 #include "limit.h"
 #include "sndpark.h"
+#include "sock_compat.h"
 #include "sock_hooks.h"
+#include "sock_verdict.h"
 #include "stats.h"
 #include "throttle.h"
+#include "trace.h"
 
 SKM_DEFINE_ORIG(sk_mem_raise_allocated, skm_sk_mem_raise_allocated);
 
@@ -70,30 +73,134 @@ static __always_inline struct skm_excl_sk *skm_excl_find_timed(struct sock *sk)
 	return es;
 }
 
+/*
+ * Throttling's and the limits' checks of one raise: both look at the
+ * socket's memcg and each ancestor, and one walk up serves both; the
+ * limits look at the root memcg too, throttling does not. Under
+ * rcu_read_lock(), which the verdict in @v needs until the ending has
+ * used it.
+ */
+static __always_inline bool skm_raise_refused(struct sock *sk, int size,
+					      int amt, int kind,
+					      struct skm_excl_sk *es,
+					      struct skm_suppress *v)
+{
+	struct skm_raise r = {
+		.sk = sk,
+		.size = size,
+		.amt = amt,
+		.kind = kind,
+		.dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX,
+		.exclusive = !!es,
+	};
+	struct skm_limit_walk lw = { };
+	struct skm_throttle_walk tw;
+	struct mem_cgroup *memcg;
+	bool throttle, limit, steps;
+
+	if (!mem_cgroup_sockets_enabled || !sk_has_memory_pressure(sk) ||
+	    !sk->sk_memcg)
+		return false;
+	r.memcg = sk->sk_memcg;
+	limit = skm_policy_live(SKM_POLICY_LIMIT);
+	throttle = static_branch_unlikely(&skm_throttle_key) &&
+		   skm_throttle_begin(&r, &tw);
+	steps = throttle && tw.walk;
+	for (memcg = r.memcg; memcg && (steps || limit);
+	     memcg = parent_mem_cgroup(memcg)) {
+		if (!memcg->css.parent)
+			steps = false;
+		if (steps)
+			skm_throttle_step(&tw, memcg, amt);
+		if (limit)
+			skm_limit_step(&lw, memcg, amt);
+	}
+	if (throttle && skm_throttle_end(&r, &tw, v))
+		return true;
+	return limit && skm_limit_end(&r, &lw, v);
+}
+
+/*
+ * __sk_mem_raise_allocated(): the socket's exclusivity looked up, the
+ * policies' checks in order (throttling, sock_limits, the backstop of
+ * exclusive sockets), then the charge (the kernel's own function, or for
+ * an exclusive socket its memcg alone), or one suppress ending for every
+ * refusal, the kernel's own included when an exclusive socket's memcg
+ * refuses: the protocol's pressure as the verdict says, sndbuf moderation,
+ * the forced charge of a stream sender under its sndbuf (as the kernel
+ * forces it); and for a refusal of ours the counts, the trace, and, as the
+ * verdict says, parking the sender (sndpark.c).
+ */
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
 {
 	struct skm_hook_frame f;
 	struct skm_excl_sk *es;
-	int ret = SKM_RAISE_KERNEL;
+	struct skm_suppress v;
+	int ret;
 
 	skm_hook_enter(&f);
 	/* Shared with throttling: exclusive accounting only while it is live. */
 	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
-	if (static_branch_unlikely(&skm_throttle_key))
-		ret = skm_throttle_raise(sk, size, amt, kind, es);
-	if (ret == SKM_RAISE_KERNEL && skm_policy_live(SKM_POLICY_LIMIT))
-		ret = skm_limit_raise(sk, size, amt, kind);
-	/* Suppressed here: the sender sleeps rather than spins (sndpark.c). */
-	if (!ret && kind == SK_MEM_SEND)
-		skm_sndpark(sk);
-	if (ret == SKM_RAISE_KERNEL) {
-		skm_hook_orig_in(&f);
-		ret = es ? skm_excl_raise(es, sk, size, amt, kind) :
-		      static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
-		skm_hook_orig_out(&f);
+	if (static_branch_unlikely(&skm_throttle_key) ||
+	    skm_policy_live(SKM_POLICY_LIMIT)) {
+		rcu_read_lock();
+		if (skm_raise_refused(sk, size, amt, kind, es, &v))
+			goto suppress;
+		rcu_read_unlock();
 	}
+	if (es && skm_excl_backstop(es, sk, amt, &v)) {
+		rcu_read_lock();
+		goto suppress;
+	}
+	skm_hook_orig_in(&f);
+	if (!es)
+		ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
+	else
+		ret = skm_excl_charge(es, sk, amt, gfp_memcg_charge());
+	skm_hook_orig_out(&f);
+	if (ret || !es)
+		goto out;
+	v = (struct skm_suppress){ .reason = SKM_SUPPRESS_MEMCG, .stat = SKM_STAT_NR };
+	rcu_read_lock();
+
+suppress:
+	if (v.pressure & SKM_SUPPRESS_LEAVE_PRESSURE)
+		skm_sk_leave_memory_pressure(sk);
+	if (v.pressure & SKM_SUPPRESS_ENTER_PRESSURE)
+		skm_sk_enter_memory_pressure(sk);
+	if (v.pressure & SKM_SUPPRESS_MEMCG_PRESSURE)
+		skm_memcg_set_socket_pressure(v.at);
+	ret = 0;
+	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
+		sk_stream_moderate_sndbuf(sk);
+		/* Under its sndbuf the kernel forces the charge through. */
+		ret = sk->sk_wmem_queued + size >= sk->sk_sndbuf;
+	}
+	if (!ret && v.reason != SKM_SUPPRESS_MEMCG) {
+		if (v.count)
+			atomic_long_inc(v.count);
+		if (v.stat != SKM_STAT_NR)
+			skm_stat_inc(v.stat);
+		trace_throttle(cgroup_id(v.at->css.cgroup), v.reason, v.level,
+			       kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX, size);
+	}
+	rcu_read_unlock();
+	if (ret) {
+		skm_hook_orig_in(&f);
+		if (!es)
+			ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size,
+									   amt, kind);
+		else
+			ret = skm_excl_charge(es, sk, amt,
+					      gfp_memcg_charge() | __GFP_NOFAIL);
+		skm_hook_orig_out(&f);
+	} else if (kind == SK_MEM_SEND && v.park) {
+		/* the sender sleeps rather than spins (sndpark.c) */
+		skm_sndpark(sk);
+	}
+out:
 	skm_hook_exit(&f, SKM_HOOK_RAISE);
 	return ret;
 }

@@ -254,21 +254,6 @@ static bool skm_quiet(unsigned int sources, unsigned long now,
 				  READ_ONCE(skm_hold_until_jiffies), window);
 }
 
-/* The headroom level of @memcg and its ancestors (the root excepted). */
-static enum skm_level skm_headroom_walk(struct mem_cgroup *memcg,
-					unsigned long charge)
-{
-	unsigned int reserve_pct = READ_ONCE(skm_headroom_pct);
-	enum skm_level level = SKM_LEVEL_NONE;
-
-	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
-		level = max(level, skm_headroom_level(page_counter_read(&memcg->memory),
-						      charge, READ_ONCE(memcg->memory.high),
-						      READ_ONCE(memcg->memory.max),
-						      reserve_pct));
-	return level;
-}
-
 static bool skm_event_new(unsigned long *seen, atomic_long_t *count)
 {
 	unsigned long now = atomic_long_read(count);
@@ -316,129 +301,164 @@ static enum skm_level skm_memcg_seen(struct mem_cgroup *memcg,
 	return level;
 }
 
-/*
- * The pressure level of @memcg, its ancestors included (the root excepted),
- * for a charge of @charge pages. Levels seen are held on each memcg's state;
- * vmpressure's levels arrive there from skm_throttle_vmpressure().
- * Call under rcu_read_lock(), with @memcg pinned (a socket's memcg is).
+/* The level @memcg holds now, seen and held on its state. */
+static enum skm_level skm_memcg_step(const struct skm_throttle_walk *w,
+				     struct mem_cgroup *memcg,
+				     unsigned long charge)
+{
+	struct skm_memcg *sm;
+	enum skm_level seen;
+
+	/* events compares with the last look, so it needs state */
+	if (w->sources & BIT(SKM_SOURCE_EVENTS))
+		sm = skm_memcg_get(memcg, GFP_ATOMIC);
+	else
+		sm = skm_memcg_find(memcg);
+	seen = skm_memcg_seen(memcg, sm ? skm_throttle_of(sm) : NULL, charge,
+			      w->sources);
+	if (!sm && seen != SKM_LEVEL_NONE)
+		sm = skm_memcg_get(memcg, GFP_ATOMIC);
+	if (sm)
+		seen = skm_memcg_hold(skm_throttle_of(sm), seen, w->now, w->hold);
+	if (seen != SKM_LEVEL_NONE)
+		skm_note_hold(w->now + w->hold);
+	return seen;
+}
+
+/**
+ * skm_throttle_begin() - does throttling concern this raise?
+ * @r: the raise; @r->memcg set
+ * @w: its walk, begun
+ *
+ * throttle_cgroups, when it lists any, scopes throttling. Then, with no
+ * reclaim traces and no level held (the quiet fast path), only headroom
+ * can speak, and it needs no state: skm_throttle_step() reads the counters
+ * alone; with the headroom source off, there is nothing to step. Call
+ * under rcu_read_lock().
+ *
+ * Return: false if throttling leaves the raise alone.
  */
-static enum skm_level skm_memcg_level(struct mem_cgroup *memcg,
+bool skm_throttle_begin(const struct skm_raise *r, struct skm_throttle_walk *w)
+{
+	if (skm_cglist_any(&skm_throttle_cgroups) &&
+	    !skm_cglist_covering(&skm_throttle_cgroups, r->memcg))
+		return false;
+	w->sources = READ_ONCE(skm_pressure_sources);
+	w->hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
+	w->now = jiffies;
+	w->headroom_pct = READ_ONCE(skm_headroom_pct);
+	w->quiet = skm_quiet(w->sources, w->now, w->hold);
+	w->walk = !w->quiet || (w->sources & BIT(SKM_SOURCE_HEADROOM));
+	w->level = SKM_LEVEL_NONE;
+	return true;
+}
+
+/**
+ * skm_throttle_step() - one memcg of the walk up from the socket's
+ * @w: the walk
+ * @memcg: the socket's memcg or an ancestor, not the root
+ * @charge: pages
+ *
+ * Quiet: its headroom level alone. Otherwise every source's, held on its
+ * state; vmpressure's levels arrive there from skm_throttle_vmpressure().
+ */
+void skm_throttle_step(struct skm_throttle_walk *w, struct mem_cgroup *memcg,
+		       unsigned long charge)
+{
+	enum skm_level seen;
+
+	if (!w->quiet)
+		seen = skm_memcg_step(w, memcg, charge);
+	else
+		seen = skm_headroom_level(page_counter_read(&memcg->memory), charge,
+					  READ_ONCE(memcg->memory.high),
+					  READ_ONCE(memcg->memory.max),
+					  w->headroom_pct);
+	w->level = max(w->level, seen);
+}
+
+/*
+ * The level of @memcg and its ancestors with state, for the rare quiet
+ * raise that headroom alone found under pressure.
+ */
+static enum skm_level skm_memcg_level(struct skm_throttle_walk *w,
+				      struct mem_cgroup *memcg,
 				      unsigned long charge)
 {
-	unsigned int sources = READ_ONCE(skm_pressure_sources);
-	unsigned long hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
 	enum skm_level level = SKM_LEVEL_NONE;
-	unsigned long now = jiffies;
 
-	if (skm_quiet(sources, now, hold)) {
-		if (!(sources & BIT(SKM_SOURCE_HEADROOM)) ||
-		    skm_headroom_walk(memcg, charge) == SKM_LEVEL_NONE) {
-			skm_stat_inc_instrumented(SKM_STAT_QUIET_CHARGES);
-			return SKM_LEVEL_NONE;
-		}
-	}
-
-	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
-		struct skm_memcg *sm;
-		enum skm_level seen;
-
-		/* events compares with the last look, so it needs state */
-		if (sources & BIT(SKM_SOURCE_EVENTS))
-			sm = skm_memcg_get(memcg, GFP_ATOMIC);
-		else
-			sm = skm_memcg_find(memcg);
-		seen = skm_memcg_seen(memcg, sm ? skm_throttle_of(sm) : NULL,
-				      charge, sources);
-		if (!sm && seen != SKM_LEVEL_NONE)
-			sm = skm_memcg_get(memcg, GFP_ATOMIC);
-		if (sm)
-			seen = skm_memcg_hold(skm_throttle_of(sm), seen, now, hold);
-		if (seen != SKM_LEVEL_NONE)
-			skm_note_hold(now + hold);
-		level = max(level, seen);
-	}
+	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
+		level = max(level, skm_memcg_step(w, memcg, charge));
 	return level;
 }
 
 /**
- * skm_throttle_raise() - the throttle policy for __sk_mem_raise_allocated()
- * @sk: socket
- * @size: bytes asked for
- * @amt: pages to charge
- * @kind: SK_MEM_SEND or SK_MEM_RECV
- * @exclusive: a memcg-exclusive socket (exclusive.c), which the global
- *	tcp_mem limits and global pressure do not concern
+ * skm_throttle_end() - the throttle policy's verdict on the raise
+ * @r: the raise
+ * @w: its walk, every memcg up to the root stepped
+ * @v: the verdict, filled in if refused
  *
- * Return: 0 when the allocation is suppressed here, exactly as the kernel
- * would suppress it over its hard limit (nothing was added or charged), or
- * SKM_RAISE_KERNEL to let the accounting function run.
+ * The model is throttle_policy.h's skm_raise_decide(); a memcg-exclusive
+ * socket is not concerned by the global tcp_mem limits and pressure.
+ * Call under the rcu_read_lock() of the walk.
+ *
+ * Return: true if the allocation is to be suppressed.
  */
-int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
-		       bool exclusive)
+bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
+		      struct skm_suppress *v)
 {
-	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
 	struct skm_raise_in in = {
-		.pressure_aware = sk_has_memory_pressure(sk),
+		.pressure_aware = true,
 		.softirq = in_softirq(),
 		.throttle_level = READ_ONCE(skm_throttle_level),
 	};
-	enum skm_dir dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
-	int ret = SKM_RAISE_KERNEL;
+	struct sock *sk = r->sk;
 	struct skm_memcg *sm;
 	unsigned int verdict;
 
-	if (!in.pressure_aware || !memcg)
-		return ret;
-
-	rcu_read_lock();
-	/* throttle_cgroups, when it lists any, scopes throttling. */
-	if (skm_cglist_any(&skm_throttle_cgroups) &&
-	    !skm_cglist_covering(&skm_throttle_cgroups, memcg))
-		goto out;
-	in.level = skm_memcg_level(memcg, amt);
+	if (w->quiet) {
+		if (w->level == SKM_LEVEL_NONE) {
+			skm_stat_inc_instrumented(SKM_STAT_QUIET_CHARGES);
+			return false;
+		}
+		w->quiet = false;
+		w->level = skm_memcg_level(w, r->memcg, r->amt);
+	}
+	in.level = w->level;
 	if (!skm_throttle_applies(in.level, in.softirq, in.throttle_level))
-		goto out;
-
-	if (exclusive) {
+		return false;
+	if (r->exclusive) {
 		in.limits[0] = LONG_MAX;
 		in.limits[1] = LONG_MAX;
 		in.limits[2] = LONG_MAX;
 	} else {
-		in.allocated = sk_memory_allocated(sk) + amt;
+		in.allocated = sk_memory_allocated(sk) + r->amt;
 		in.limits[0] = sk_prot_mem_limits(sk, 0);
 		in.limits[1] = sk_prot_mem_limits(sk, 1);
 		in.limits[2] = sk_prot_mem_limits(sk, 2);
 	}
-	in.below_min = skm_sk_below_min(sk, kind);
+	in.below_min = skm_sk_below_min(sk, r->kind);
 	verdict = skm_raise_decide(in);
 	if (!(verdict & SKM_RAISE_THROTTLE))
-		goto out;
-	if (exclusive)
-		verdict &= ~(SKM_RAISE_LEAVE_PRESSURE | SKM_RAISE_ENTER_PRESSURE);
+		return false;
 
-	if (verdict & SKM_RAISE_LEAVE_PRESSURE)
-		skm_sk_leave_memory_pressure(sk);
-	if (verdict & SKM_RAISE_ENTER_PRESSURE)
-		skm_sk_enter_memory_pressure(sk);
-
-	/* suppress_allocation: of __sk_mem_raise_allocated() */
-	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
-		sk_stream_moderate_sndbuf(sk);
-		/* Under its sndbuf the kernel forces the charge through. */
-		if (sk->sk_wmem_queued + size >= sk->sk_sndbuf)
-			goto out;
+	sm = skm_memcg_find(r->memcg);
+	*v = (struct skm_suppress){
+		.reason = SKM_SUPPRESS_PRESSURE,
+		.level = in.level,
+		.at = r->memcg,
+		.count = sm ? &skm_throttle_of(sm)->throttled[r->dir] : NULL,
+		.stat = r->dir == SKM_DIR_TX ? SKM_STAT_THROTTLED_TX :
+					       SKM_STAT_THROTTLED_RX,
+		.park = true,
+	};
+	if (!r->exclusive) {
+		if (verdict & SKM_RAISE_LEAVE_PRESSURE)
+			v->pressure |= SKM_SUPPRESS_LEAVE_PRESSURE;
+		if (verdict & SKM_RAISE_ENTER_PRESSURE)
+			v->pressure |= SKM_SUPPRESS_ENTER_PRESSURE;
 	}
-
-	sm = skm_memcg_find(memcg);
-	if (sm)
-		atomic_long_inc(&skm_throttle_of(sm)->throttled[dir]);
-	skm_stat_inc(dir == SKM_DIR_TX ? SKM_STAT_THROTTLED_TX : SKM_STAT_THROTTLED_RX);
-	trace_throttle(cgroup_id(memcg->css.cgroup), SKM_SUPPRESS_PRESSURE,
-		       in.level, dir, size);
-	ret = 0;
-out:
-	rcu_read_unlock();
-	return ret;
+	return true;
 }
 
 /**

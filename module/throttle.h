@@ -6,6 +6,7 @@
 #include <linux/jump_label.h>
 #include <net/sock.h>
 
+#include "level.h"
 #include "sock_verdict.h"
 
 struct skm_cglist;
@@ -14,8 +15,32 @@ extern struct skm_cglist skm_throttle_cgroups;
 /* On while the "throttle" knob is (and its claims hold; drift.c). */
 DECLARE_STATIC_KEY_FALSE(skm_throttle_key);
 
-int skm_throttle_raise(struct sock *sk, int size, int amt, int kind,
-		       bool exclusive);
+/**
+ * struct skm_throttle_walk - the throttle policy's walk of one raise up the
+ *	socket's memcg and its ancestors (skm_throttle_begin(), _step(), _end())
+ * @sources: the pressure sources, a mask of BIT(SKM_SOURCE_*)
+ * @hold: how long a level is held, jiffies
+ * @now: jiffies
+ * @headroom_pct: the headroom source's reserve, %
+ * @quiet: no reclaim traces and no level held: headroom alone, no state
+ * @walk: skm_throttle_step() is to be called for each memcg but the root
+ * @level: the highest level stepped so far
+ */
+struct skm_throttle_walk {
+	unsigned int sources;
+	unsigned long hold;
+	unsigned long now;
+	unsigned int headroom_pct;
+	bool quiet;
+	bool walk;
+	enum skm_level level;
+};
+
+bool skm_throttle_begin(const struct skm_raise *r, struct skm_throttle_walk *w);
+void skm_throttle_step(struct skm_throttle_walk *w, struct mem_cgroup *memcg,
+		       unsigned long charge);
+bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
+		      struct skm_suppress *v);
 gfp_t skm_throttle_charge_gfp(gfp_t gfp);
 void skm_throttle_wake(void);
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,

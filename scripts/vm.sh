@@ -14,6 +14,9 @@
 # "brd ext4 crc32c_generic") and the host programs in SKM_GUEST_BINS (none
 # by default; the benchmark wants iperf3), with their shared libraries.
 # -w keeps this boot's files in out/vm-KVER-TAG (NUMA boots: -numaN).
+# SKM_BASE_KO: another skmemcg.ko built for KVER, packed as
+# /opt/skmemcg-base.ko, which the guest's load() takes instead when
+# SKM_KO=/opt/skmemcg-base.ko (scripts/bench-ab.sh).
 # -e exports variables to the guest cases (e.g. BURST_ROUNDS=1).
 # -I runs the guest under "-icount shift=0,sleep=off": its clock advances by
 # executed instructions (one per ns), so what a case times in the guest does
@@ -171,6 +174,11 @@ done
 strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemcg.ko"
 mkdir -p "$root/opt"
 strip --strip-debug -o "$root/opt/skmemcg-unsupported.ko" "$unsupported/skmemcg.ko"
+# Another build of skmemcg to compare with (scripts/bench-ab.sh): /opt/skmemcg-base.ko
+if [ -n "${SKM_BASE_KO:-}" ]; then
+	strip --strip-debug -o "$root/opt/skmemcg-base.ko" "$SKM_BASE_KO" ||
+		skm_die "SKM_BASE_KO=$SKM_BASE_KO"
+fi
 for ko in "$testmods"/*.ko; do
 	strip --strip-debug -o "$root/opt/$(basename "$ko")" "$ko"
 done

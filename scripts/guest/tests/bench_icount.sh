@@ -11,7 +11,9 @@
 # scripts/bench-report.py, each with the workload's CPU time beside its
 # guest time: time the vCPU sat idle (waiting for a timer, say) counts in
 # the guest time too, not in the CPU time. Nothing is asserted on the
-# figures here.
+# figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
+# but none runs twice in each repeat, with /opt/skmemcg-base.ko (another
+# build) as "CONFIG@base" and the installed module as "CONFIG@new".
 . /tests/lib.sh
 . /tests/lib_burst.sh
 . /tests/lib_bench.sh
@@ -46,12 +48,25 @@ rep=1
 while [ $rep -le "$REPEATS" ]; do
 	order=$(echo $CONFIGS | awk -v r=$rep '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }')
 	for config in $order; do
-		config_load "$config" "$cg"
-		measure "$config" "TCP_STREAM_${MIB}MiB" skm-tcp -b "$MIB" -c 1
-		measure "$config" "TCP_RR_${RR}" skm-rr -n 1 -N "$RR"
-		measure "$config" "TCP_CRR_${CRR}" skm-rr -c -n 1 -N "$CRR"
-		config_unload "$config"
+		builds=-
+		[ -n "${ICOUNT_AB:-}" ] && [ "$config" != none ] && builds="base new"
+		# the two builds alternate which goes first, repeat by repeat
+		[ $((rep % 2)) -eq 0 ] && [ "$builds" != - ] && builds="new base"
+		for build in $builds; do
+			label=$config
+			SKM_KO=
+			if [ "$build" != - ]; then
+				label=$config@$build
+				[ "$build" = base ] && SKM_KO=/opt/skmemcg-base.ko
+			fi
+			config_load "$config" "$cg"
+			measure "$label" "TCP_STREAM_${MIB}MiB" skm-tcp -b "$MIB" -c 1
+			measure "$label" "TCP_RR_${RR}" skm-rr -n 1 -N "$RR"
+			measure "$label" "TCP_CRR_${CRR}" skm-rr -c -n 1 -N "$CRR"
+			config_unload "$config"
+		done
 	done
+	SKM_KO=
 	rep=$((rep + 1))
 done
 exit 0

@@ -81,8 +81,14 @@ names_of() {
 	echo "$@" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# load PARAM...: skmemcg with these parameters; with SKM_KO set, that file
+# (another build, scripts/bench-ab.sh) instead of the installed module
 load() {
-	modprobe skmemcg "$@" || fail "modprobe skmemcg $*"
+	if [ -n "${SKM_KO:-}" ]; then
+		insmod "$SKM_KO" "$@" || fail "insmod $SKM_KO $*"
+	else
+		modprobe skmemcg "$@" || fail "modprobe skmemcg $*"
+	fi
 }
 
 unload() {
