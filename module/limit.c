@@ -44,33 +44,9 @@ MODULE_PARM_DESC(sock_limits,
 		 "Socket memory limit of a cgroup and its descendants: +<path>=<size>[KMGT] sets, -<path> removes, existing or not yet (default none)");
 
 /**
- * skm_limit_step() - one memcg of the walk up from the socket's
- * @w: the walk; stops looking once it found an entry passed
- * @memcg: the socket's memcg or an ancestor, the root included
- * @amt: pages the raise asks for
- *
- * Notes the nearest entry whose limit @amt more pages would pass, and the
- * memcg it limits. Under rcu_read_lock().
- */
-void skm_limit_step(struct skm_limit_walk *w, struct mem_cgroup *memcg,
-		    unsigned int amt)
-{
-	struct skm_cglist_entry *e;
-
-	if (w->e)
-		return;
-	e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
-	if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
-				READ_ONCE(e->pages))) {
-		w->e = e;
-		w->at = memcg;
-	}
-}
-
-/**
- * skm_limit_end() - the limit's verdict on the raise
+ * skm_limit_end() - the limit's verdict on a raise that would pass one
  * @r: the raise
- * @w: its walk, every memcg up to the root stepped
+ * @w: its walk, every memcg up to the root stepped, an entry found
  * @v: the verdict, filled in if refused
  *
  * Past a limit, the memcg's sockets go under pressure, as v1's tcpmem
@@ -81,7 +57,7 @@ void skm_limit_step(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
 		   struct skm_suppress *v)
 {
-	if (!w->e || !skm_limit_suppress(true, skm_sk_below_min(r->sk, r->kind)))
+	if (!skm_limit_suppress(true, skm_sk_below_min(r->sk, r->kind)))
 		return false;
 	*v = (struct skm_suppress){
 		.reason = SKM_SUPPRESS_LIMIT,

@@ -85,28 +85,21 @@ static __always_inline bool skm_raise_refused(struct sock *sk, int size,
 					      struct skm_excl_sk *es,
 					      struct skm_suppress *v)
 {
-	struct skm_raise r = {
-		.sk = sk,
-		.size = size,
-		.amt = amt,
-		.kind = kind,
-		.dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX,
-		.exclusive = !!es,
-	};
+	/* (written before they are read: no zeroing on every raise) */
+	struct skm_throttle_walk tw __uninitialized;
+	struct skm_raise r __uninitialized;
 	struct skm_limit_walk lw = { };
-	struct skm_throttle_walk tw;
 	struct mem_cgroup *memcg;
 	bool throttle, limit, steps;
 
 	if (!mem_cgroup_sockets_enabled || !sk_has_memory_pressure(sk) ||
 	    !sk->sk_memcg)
 		return false;
-	r.memcg = sk->sk_memcg;
 	limit = skm_policy_live(SKM_POLICY_LIMIT);
 	throttle = static_branch_unlikely(&skm_throttle_key) &&
-		   skm_throttle_begin(&r, &tw);
+		   skm_throttle_begin(sk->sk_memcg, &tw);
 	steps = throttle && tw.walk;
-	for (memcg = r.memcg; memcg && (steps || limit);
+	for (memcg = sk->sk_memcg; memcg && (steps || limit);
 	     memcg = parent_mem_cgroup(memcg)) {
 		if (!memcg->css.parent)
 			steps = false;
@@ -115,9 +108,20 @@ static __always_inline bool skm_raise_refused(struct sock *sk, int size,
 		if (limit)
 			skm_limit_step(&lw, memcg, amt);
 	}
+	/* the common case: nothing to decide */
+	throttle = throttle && !skm_throttle_settled(&tw);
+	if (!throttle && !lw.e)
+		return false;
+	r.sk = sk;
+	r.size = size;
+	r.amt = amt;
+	r.kind = kind;
+	r.dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
+	r.memcg = sk->sk_memcg;
+	r.exclusive = es;
 	if (throttle && skm_throttle_end(&r, &tw, v))
 		return true;
-	return limit && skm_limit_end(&r, &lw, v);
+	return lw.e && skm_limit_end(&r, &lw, v);
 }
 
 /*
@@ -134,9 +138,10 @@ static __always_inline bool skm_raise_refused(struct sock *sk, int size,
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
 {
+	/* (filled in by the check that refuses, read only then) */
+	struct skm_suppress v __uninitialized;
 	struct skm_hook_frame f;
 	struct skm_excl_sk *es;
-	struct skm_suppress v;
 	int ret;
 
 	skm_hook_enter(&f);

@@ -301,10 +301,18 @@ static enum skm_level skm_memcg_seen(struct mem_cgroup *memcg,
 	return level;
 }
 
-/* The level @memcg holds now, seen and held on its state. */
-static enum skm_level skm_memcg_step(const struct skm_throttle_walk *w,
-				     struct mem_cgroup *memcg,
-				     unsigned long charge)
+/**
+ * skm_throttle_memcg_step() - the level @memcg holds now, seen and held
+ *	on its state (skm_throttle_step() when not quiet)
+ * @w: the walk
+ * @memcg: the socket's memcg or an ancestor, not the root
+ * @charge: pages
+ *
+ * Return: the level.
+ */
+enum skm_level skm_throttle_memcg_step(const struct skm_throttle_walk *w,
+				       struct mem_cgroup *memcg,
+				       unsigned long charge)
 {
 	struct skm_memcg *sm;
 	enum skm_level seen;
@@ -327,7 +335,7 @@ static enum skm_level skm_memcg_step(const struct skm_throttle_walk *w,
 
 /**
  * skm_throttle_begin() - does throttling concern this raise?
- * @r: the raise; @r->memcg set
+ * @memcg: the socket's memcg
  * @w: its walk, begun
  *
  * throttle_cgroups, when it lists any, scopes throttling. Then, with no
@@ -338,10 +346,10 @@ static enum skm_level skm_memcg_step(const struct skm_throttle_walk *w,
  *
  * Return: false if throttling leaves the raise alone.
  */
-bool skm_throttle_begin(const struct skm_raise *r, struct skm_throttle_walk *w)
+bool skm_throttle_begin(struct mem_cgroup *memcg, struct skm_throttle_walk *w)
 {
 	if (skm_cglist_any(&skm_throttle_cgroups) &&
-	    !skm_cglist_covering(&skm_throttle_cgroups, r->memcg))
+	    !skm_cglist_covering(&skm_throttle_cgroups, memcg))
 		return false;
 	w->sources = READ_ONCE(skm_pressure_sources);
 	w->hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
@@ -351,30 +359,6 @@ bool skm_throttle_begin(const struct skm_raise *r, struct skm_throttle_walk *w)
 	w->walk = !w->quiet || (w->sources & BIT(SKM_SOURCE_HEADROOM));
 	w->level = SKM_LEVEL_NONE;
 	return true;
-}
-
-/**
- * skm_throttle_step() - one memcg of the walk up from the socket's
- * @w: the walk
- * @memcg: the socket's memcg or an ancestor, not the root
- * @charge: pages
- *
- * Quiet: its headroom level alone. Otherwise every source's, held on its
- * state; vmpressure's levels arrive there from skm_throttle_vmpressure().
- */
-void skm_throttle_step(struct skm_throttle_walk *w, struct mem_cgroup *memcg,
-		       unsigned long charge)
-{
-	enum skm_level seen;
-
-	if (!w->quiet)
-		seen = skm_memcg_step(w, memcg, charge);
-	else
-		seen = skm_headroom_level(page_counter_read(&memcg->memory), charge,
-					  READ_ONCE(memcg->memory.high),
-					  READ_ONCE(memcg->memory.max),
-					  w->headroom_pct);
-	w->level = max(w->level, seen);
 }
 
 /*
@@ -388,12 +372,13 @@ static enum skm_level skm_memcg_level(struct skm_throttle_walk *w,
 	enum skm_level level = SKM_LEVEL_NONE;
 
 	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
-		level = max(level, skm_memcg_step(w, memcg, charge));
+		level = max(level, skm_throttle_memcg_step(w, memcg, charge));
 	return level;
 }
 
 /**
- * skm_throttle_end() - the throttle policy's verdict on the raise
+ * skm_throttle_end() - the throttle policy's verdict on a raise the quiet
+ *	fast path did not settle (skm_throttle_settled())
  * @r: the raise
  * @w: its walk, every memcg up to the root stepped
  * @v: the verdict, filled in if refused
@@ -416,11 +401,8 @@ bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
 	struct skm_memcg *sm;
 	unsigned int verdict;
 
+	/* quiet, but headroom spoke: every source, with state */
 	if (w->quiet) {
-		if (w->level == SKM_LEVEL_NONE) {
-			skm_stat_inc_instrumented(SKM_STAT_QUIET_CHARGES);
-			return false;
-		}
 		w->quiet = false;
 		w->level = skm_memcg_level(w, r->memcg, r->amt);
 	}

@@ -4,10 +4,14 @@
 
 #include <linux/gfp.h>
 #include <linux/jump_label.h>
+#include <linux/memcontrol.h>
+#include <linux/minmax.h>
 #include <net/sock.h>
 
 #include "level.h"
 #include "sock_verdict.h"
+#include "stats.h"
+#include "throttle_policy.h"
 
 struct skm_cglist;
 extern struct skm_cglist skm_throttle_cgroups;
@@ -36,11 +40,57 @@ struct skm_throttle_walk {
 	enum skm_level level;
 };
 
-bool skm_throttle_begin(const struct skm_raise *r, struct skm_throttle_walk *w);
-void skm_throttle_step(struct skm_throttle_walk *w, struct mem_cgroup *memcg,
-		       unsigned long charge);
+bool skm_throttle_begin(struct mem_cgroup *memcg, struct skm_throttle_walk *w);
+enum skm_level skm_throttle_memcg_step(const struct skm_throttle_walk *w,
+				       struct mem_cgroup *memcg,
+				       unsigned long charge);
 bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
 		      struct skm_suppress *v);
+
+/**
+ * skm_throttle_step() - one memcg of the walk up from the socket's
+ * @w: the walk
+ * @memcg: the socket's memcg or an ancestor, not the root
+ * @charge: pages
+ *
+ * Quiet: its headroom level alone, from its counters. Otherwise every
+ * source's, held on its state; vmpressure's levels arrive there from
+ * skm_throttle_vmpressure(). Inline: it runs per memcg of every raise.
+ */
+static __always_inline void skm_throttle_step(struct skm_throttle_walk *w,
+					      struct mem_cgroup *memcg,
+					      unsigned long charge)
+{
+	enum skm_level seen;
+
+	if (!w->quiet)
+		seen = skm_throttle_memcg_step(w, memcg, charge);
+	else
+		seen = skm_headroom_level(page_counter_read(&memcg->memory), charge,
+					  READ_ONCE(memcg->memory.high),
+					  READ_ONCE(memcg->memory.max),
+					  w->headroom_pct);
+	w->level = max(w->level, seen);
+}
+
+/**
+ * skm_throttle_settled() - did the walk settle the raise on the quiet path?
+ * @w: the walk, every memcg up to the root stepped
+ *
+ * Quiet with no headroom level: nothing to throttle, no verdict to make
+ * (counted with "instrument" on); otherwise skm_throttle_end() decides.
+ *
+ * Return: true if throttling leaves the raise alone.
+ */
+static __always_inline bool skm_throttle_settled(const struct skm_throttle_walk *w)
+{
+	if (w->quiet && w->level == SKM_LEVEL_NONE) {
+		skm_stat_inc_instrumented(SKM_STAT_QUIET_CHARGES);
+		return true;
+	}
+	return false;
+}
+
 gfp_t skm_throttle_charge_gfp(gfp_t gfp);
 void skm_throttle_wake(void);
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
