@@ -7,8 +7,8 @@
 # knob or cgroups column shows up here: the stats names from
 # skm_stats_show() (module/debugfs.c) and the functions it calls, the
 # stat names of module/stats.c, the knobs and their kinds from
-# module_param*() in module/*.c, the cgroups header from skm_memcg_show()
-# (module/memcg_state.c). Each value is given in the format the kernel
+# module_param*() in module/*.c, the cgroups header from the policies'
+# cgroup_header in main.c's order (as skm_memcg_show() prints it). Each value is given in the format the kernel
 # prints it.
 #
 # Checks, each one test:
@@ -192,8 +192,14 @@ for name in "${!knob_kind[@]}"; do
 done
 
 # cgroups: the header as skm_memcg_show() prints it, three memcgs.
-header=$(sed -n 's/.*seq_puts(m, "\(# cgroup [^"]*\)\\n");.*/\1/p' module/memcg_state.c)
-[ -n "$header" ] || skm_die "no cgroups header in module/memcg_state.c"
+# "# cgroup", then each registered policy's cgroup_header, in the order of
+# main.c's skm_policy_table
+header="# cgroup"
+for pol in $(sed -n '/skm_policy_table\[\] = {/,/^};/s/.*&\(skm_policy_[a-z_]*\),.*/\1/p' module/main.c); do
+	h=$(sed -n "/^const struct skm_policy $pol = {/,/^};/s/.*\.cgroup_header = \"\([^\"]*\)\",.*/\1/p" module/*.c)
+	header="$header$h"
+done
+[ "$header" != "# cgroup" ] || skm_die "no cgroups header from the policies of module/main.c"
 read -ra cols <<< "${header#\# }"
 cg_paths=(/ /system.slice/web.service '/a b/c"d\e')
 # column -> "value value value" for the three memcgs; and what to expect
