@@ -165,26 +165,23 @@ static bool skm_policy_releasing(const struct skm_policy *p)
 	return p->release;
 }
 
-/* Tell the policies in @mask that they come on. */
-static void skm_policies_prepare(unsigned int mask)
+/*
+ * The policies in @mask come on (@release false: their prepare, before
+ * their hooks go live) or went off (true: their release, once no task is
+ * in a replacement).
+ */
+static void skm_policies_tell(unsigned int mask, bool release)
 {
+	const struct skm_policy *p;
+	void (*op)(void);
 	unsigned int i;
 
-	for (i = 0; i < skm_policies_nr; i++)
-		if ((mask & SKM_POLICY_BIT(skm_policies[i]->id)) &&
-		    skm_policies[i]->prepare)
-			skm_policies[i]->prepare();
-}
-
-/* The policies in @mask went off: they release what they hold. */
-static void skm_policies_release(unsigned int mask)
-{
-	unsigned int i;
-
-	for (i = 0; i < skm_policies_nr; i++)
-		if ((mask & SKM_POLICY_BIT(skm_policies[i]->id)) &&
-		    skm_policies[i]->release)
-			skm_policies[i]->release();
+	for (i = 0; i < skm_policies_nr; i++) {
+		p = skm_policies[i];
+		op = release ? p->release : p->prepare;
+		if ((mask & SKM_POLICY_BIT(p->id)) && op)
+			op();
+	}
 }
 
 static int __skm_policies_apply(const char *context, bool strict)
@@ -218,7 +215,7 @@ static int __skm_policies_apply(const char *context, bool strict)
 	 */
 	if (t.resolve)
 		skm_cglists_resolve();
-	skm_policies_prepare(t.prepare);
+	skm_policies_tell(t.prepare, false);
 	ret = skm_hooks_set(t.want, context);
 	if (ret)
 		return ret;
@@ -227,7 +224,7 @@ static int __skm_policies_apply(const char *context, bool strict)
 		skm_cglists_resolve();
 	if (t.quiesce)
 		skm_hooks_quiesce();
-	skm_policies_release(t.release);
+	skm_policies_tell(t.release, true);
 	if (t.free_state)
 		skm_memcg_free_all();
 	return 0;
