@@ -26,7 +26,7 @@
 #include "compat.h"
 
 /* Serializes the writers of every list. */
-static DEFINE_MUTEX(skm_cglist_lock);
+DEFINE_MUTEX(skm_cglist_lock);
 
 /**
  * skm_cgroup_path() - @cgrp's path in the whole hierarchy
@@ -48,25 +48,6 @@ int skm_cgroup_path(struct cgroup *cgrp, char *buf, size_t size)
 	if (len >= 0 && len >= size)
 		return -ENAMETOOLONG;
 	return len;
-}
-
-/**
- * skm_cglist_find() - the resolved entry of cgroup @id, or NULL
- * @list: the list
- * @id: a cgroup id
- *
- * Call under rcu_read_lock() or skm_cglist_lock.
- */
-struct skm_cglist_entry *skm_cglist_find(struct skm_cglist *list, u64 id)
-{
-	struct skm_cglist_entry *e;
-
-	hash_for_each_possible_rcu(list->by_id, e, node, id,
-				   lockdep_is_held(&skm_cglist_lock)) {
-		if (e->id == id)
-			return e;
-	}
-	return NULL;
 }
 
 /**

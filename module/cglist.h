@@ -22,6 +22,8 @@
 #include <linux/atomic.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
@@ -98,7 +100,31 @@ static inline bool skm_cglist_any_waiting(const struct skm_cglist *list)
 }
 
 int skm_cgroup_path(struct cgroup *cgrp, char *buf, size_t size);
-struct skm_cglist_entry *skm_cglist_find(struct skm_cglist *list, u64 id);
+
+/* Held by every writer of every list (writes are rare). */
+extern struct mutex skm_cglist_lock;
+
+/**
+ * skm_cglist_find() - the resolved entry of cgroup @id, or NULL
+ * @list: the list
+ * @id: a cgroup id
+ *
+ * Call under rcu_read_lock() or skm_cglist_lock. Inline: the charge paths
+ * look up every memcg of a walk.
+ */
+static inline struct skm_cglist_entry *skm_cglist_find(struct skm_cglist *list,
+						       u64 id)
+{
+	struct skm_cglist_entry *e;
+
+	hash_for_each_possible_rcu(list->by_id, e, node, id,
+				   lockdep_is_held(&skm_cglist_lock)) {
+		if (e->id == id)
+			return e;
+	}
+	return NULL;
+}
+
 struct skm_cglist_entry *skm_cglist_covering(struct skm_cglist *list,
 					     struct mem_cgroup *memcg);
 int skm_cglist_write(struct skm_cglist *list, const char *buf, size_t len);

@@ -345,26 +345,36 @@ void skm_excl_forget(struct sock *sk)
 }
 
 /**
- * skm_excl_backstop() - the host's backstop for an exclusive socket's raise
+ * skm_excl_backstop() - is an exclusive socket's raise over the host's backstop?
  * @es: its state
  * @sk: the socket
  * @amt: pages the raise asks for
- * @v: the verdict, filled in if refused
  *
  * While the protocol's global counter plus every exclusive page, with
  * this raise, is past tcp_mem[2] x exclusive_backstop_pct / 100, the
- * allocation is refused as the kernel refuses one over its hard limit.
+ * allocation is refused as the kernel refuses one over its hard limit
+ * (skm_excl_backstop_verdict()).
  *
  * Return: true if the allocation is to be suppressed.
  */
-bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt,
-		       struct skm_suppress *v)
+bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt)
 {
-	if (!skm_backstop_exceeded(sk_memory_allocated(sk),
-				   percpu_counter_read(&es->proto->pages) + amt,
-				   sk_prot_mem_limits(sk, 2),
-				   READ_ONCE(skm_exclusive_backstop_pct)))
-		return false;
+	return skm_backstop_exceeded(sk_memory_allocated(sk),
+				     percpu_counter_read(&es->proto->pages) + amt,
+				     sk_prot_mem_limits(sk, 2),
+				     READ_ONCE(skm_exclusive_backstop_pct));
+}
+
+/**
+ * skm_excl_backstop_verdict() - the verdict of a raise skm_excl_backstop()
+ *	refused
+ * @sk: the socket
+ * @v: the verdict, filled in
+ *
+ * A sender the backstop refuses is not parked: see docs/exclusive.md.
+ */
+void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v)
+{
 	*v = (struct skm_suppress){
 		.reason = SKM_SUPPRESS_BACKSTOP,
 		.level = SKM_LEVEL_NONE,
@@ -372,7 +382,6 @@ bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt,
 		.count = &skm_excl_backstopped,
 		.stat = SKM_STAT_NR,
 	};
-	return true;
 }
 
 /**

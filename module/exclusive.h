@@ -41,8 +41,8 @@ void skm_excl_accept(struct sock *listener, struct sock *newsk);
 void skm_excl_accept_locked(struct sock *listener, struct sock *newsk);
 void skm_excl_forget(struct sock *sk);
 
-bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt,
-		       struct skm_suppress *v);
+bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt);
+void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v);
 bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp);
 void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);

@@ -24,11 +24,44 @@
 #ifndef _SKMEMCG_EXCLUSIVE_POLICY_H
 #define _SKMEMCG_EXCLUSIVE_POLICY_H
 
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/types.h>
 
 bool skm_exclusive_decide(bool dflt, bool listed, bool is_child,
 			  bool listener_exclusive);
-bool skm_backstop_exceeded(long global_pages, long exclusive_pages,
-			   long hard_limit_pages, unsigned int pct);
+
+/**
+ * skm_backstop_exceeded() - is the host over the exclusive backstop?
+ * @global_pages: the protocol's global counter (non-exclusive sockets)
+ * @exclusive_pages: pages held by exclusive sockets, this charge included
+ * @hard_limit_pages: tcp_mem[2] (the protocol's hard limit)
+ * @pct: exclusive_backstop_pct; 0 turns the backstop off
+ *
+ * Return: true when @global_pages + @exclusive_pages exceeds
+ * @hard_limit_pages * @pct / 100. Negative counts (per-CPU batching) count
+ * as 0; nothing overflows.
+ */
+static inline bool skm_backstop_exceeded(long global_pages, long exclusive_pages,
+					 long hard_limit_pages, unsigned int pct)
+{
+	unsigned long total, cap, base;
+
+	if (!pct)
+		return false;
+	global_pages = max(global_pages, 0L);
+	exclusive_pages = max(exclusive_pages, 0L);
+	hard_limit_pages = max(hard_limit_pages, 0L);
+
+	total = (unsigned long)global_pages + exclusive_pages;
+	/* hard * pct / 100, saturating */
+	if (check_mul_overflow((unsigned long)hard_limit_pages / 100,
+			       (unsigned long)pct, &base) ||
+	    check_add_overflow(base, (unsigned long)hard_limit_pages % 100 * pct / 100,
+			       &cap))
+		cap = ULONG_MAX;
+	return total > cap;
+}
 
 #endif /* _SKMEMCG_EXCLUSIVE_POLICY_H */

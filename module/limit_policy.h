@@ -32,8 +32,21 @@
 #include <linux/types.h>
 
 unsigned long skm_limit_pages_from_bytes(u64 bytes);
-bool skm_limit_over(long usage_pages, unsigned int amt_pages,
-		    unsigned long limit_pages);
+
+/**
+ * skm_limit_over() - would @amt_pages more pass the limit?
+ * @usage_pages: the cgroup's counted socket pages (never below 0)
+ * @amt_pages: pages about to be allocated
+ * @limit_pages: the limit, at most LONG_MAX
+ */
+static inline bool skm_limit_over(long usage_pages, unsigned int amt_pages,
+				  unsigned long limit_pages)
+{
+	if (usage_pages < 0)
+		usage_pages = 0;
+	return (unsigned long)usage_pages + amt_pages > limit_pages;
+}
+
 bool skm_limit_suppress(bool over, bool below_min);
 long skm_limit_usage_sub(long usage_pages, unsigned int pages);
 

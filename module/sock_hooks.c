@@ -74,116 +74,92 @@ static __always_inline struct skm_excl_sk *skm_excl_find_timed(struct sock *sk)
 }
 
 /*
- * Throttling's and the limits' checks of one raise: both look at the
- * socket's memcg and each ancestor, and one walk up serves both; the
- * limits look at the root memcg too, throttling does not. Under
- * rcu_read_lock(), which the verdict in @v needs until the ending has
- * used it.
+ * What skm_raise_walk() found that a check may refuse, for
+ * skm_raise_verdict(): throttling's level and flags, in one word, so that
+ * nothing of the raise's stack has its address taken on the common path
+ * (no stack protector canary, no zeroing of locals there).
  */
-static __always_inline bool skm_raise_refused(struct sock *sk, int size,
-					      int amt, int kind,
-					      struct skm_excl_sk *es,
-					      struct skm_suppress *v)
-{
-	/* (written before they are read: no zeroing on every raise) */
-	struct skm_throttle_walk tw __uninitialized;
-	struct skm_raise r __uninitialized;
-	struct skm_limit_walk lw = { };
-	struct mem_cgroup *memcg;
-	bool throttle, limit, steps;
+#define SKM_FOUND_LEVEL		GENMASK(7, 0)	/* throttling's, so far */
+#define SKM_FOUND_THROTTLE	BIT(8)	/* throttling has a verdict to make */
+#define SKM_FOUND_QUIET		BIT(9)	/* the walk was quiet: headroom spoke */
+#define SKM_FOUND_BACKSTOP	BIT(10)	/* over the exclusive backstop */
 
-	if (!mem_cgroup_sockets_enabled || !sk_has_memory_pressure(sk) ||
-	    !sk->sk_memcg)
-		return false;
-	limit = skm_policy_live(SKM_POLICY_LIMIT);
-	throttle = static_branch_unlikely(&skm_throttle_key) &&
-		   skm_throttle_begin(sk->sk_memcg, &tw);
-	steps = throttle && tw.walk;
-	for (memcg = sk->sk_memcg; memcg && (steps || limit);
-	     memcg = parent_mem_cgroup(memcg)) {
-		if (!memcg->css.parent)
-			steps = false;
-		if (steps)
-			skm_throttle_step(&tw, memcg, amt);
-		if (limit)
-			skm_limit_step(&lw, memcg, amt);
+/* What the raise does after the checks: the rare part's return value. */
+enum skm_raise_next {
+	SKM_RAISE_CHARGE,	/* no check refused: charge */
+	SKM_RAISE_FORCE,	/* refused, but a stream sender under its sndbuf */
+	SKM_RAISE_REFUSED,	/* refused: return 0 */
+};
+
+/*
+ * Throttling's, the limits' and the backstop's checks of one raise, inline:
+ * throttling and the limits look at the socket's memcg and each ancestor,
+ * and one walk up serves both; the limits look at the root memcg too,
+ * throttling does not. Under rcu_read_lock(), which @lw's entry needs
+ * until the ending has used it.
+ *
+ * Return: SKM_FOUND_* bits; with them or an entry in @lw, some check may
+ * refuse, and skm_raise_verdict() decides.
+ */
+static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
+					  struct skm_excl_sk *es,
+					  struct skm_limit_walk *lw)
+{
+	bool limit = skm_policy_live(SKM_POLICY_LIMIT), throttle, steps;
+	/* (written by skm_throttle_begin() before it is read: not zeroed) */
+	struct skm_throttle_walk tw __uninitialized;
+	struct mem_cgroup *memcg;
+	u32 found = 0;
+
+	if (mem_cgroup_sockets_enabled && sk_has_memory_pressure(sk) &&
+	    sk->sk_memcg) {
+		throttle = static_branch_unlikely(&skm_throttle_key) &&
+			   skm_throttle_begin(sk->sk_memcg, &tw);
+		steps = throttle && tw.walk;
+		for (memcg = sk->sk_memcg; memcg && (steps || limit);
+		     memcg = parent_mem_cgroup(memcg)) {
+			if (!memcg->css.parent)
+				steps = false;
+			if (steps)
+				skm_throttle_step(&tw, memcg, amt);
+			if (limit)
+				skm_limit_step(lw, memcg, amt);
+		}
+		if (throttle && !skm_throttle_settled(&tw))
+			found = SKM_FOUND_THROTTLE | tw.level |
+				(tw.quiet ? SKM_FOUND_QUIET : 0);
 	}
-	/* the common case: nothing to decide */
-	throttle = throttle && !skm_throttle_settled(&tw);
-	if (!throttle && !lw.e)
-		return false;
-	r.sk = sk;
-	r.size = size;
-	r.amt = amt;
-	r.kind = kind;
-	r.dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX;
-	r.memcg = sk->sk_memcg;
-	r.exclusive = es;
-	if (throttle && skm_throttle_end(&r, &tw, v))
-		return true;
-	return lw.e && skm_limit_end(&r, &lw, v);
+	if (es && skm_excl_backstop(es, sk, amt))
+		found |= SKM_FOUND_BACKSTOP;
+	return found;
 }
 
 /*
- * __sk_mem_raise_allocated(): the socket's exclusivity looked up, the
- * policies' checks in order (throttling, sock_limits, the backstop of
- * exclusive sockets), then the charge (the kernel's own function, or for
- * an exclusive socket its memcg alone), or one suppress ending for every
- * refusal, the kernel's own included when an exclusive socket's memcg
- * refuses: the protocol's pressure as the verdict says, sndbuf moderation,
- * the forced charge of a stream sender under its sndbuf (as the kernel
- * forces it); and for a refusal of ours the counts, the trace, and, as the
- * verdict says, parking the sender (sndpark.c).
+ * The one suppress ending, for every refusal, the kernel's own included
+ * when an exclusive socket's memcg refuses (SKM_SUPPRESS_MEMCG): the
+ * protocol's pressure as the verdict says, sndbuf moderation, the forced
+ * charge of a stream sender under its sndbuf (as the kernel forces it);
+ * and for a refusal of ours the counts, the trace, and, as the verdict
+ * says, parking the sender (sndpark.c). Entered under rcu_read_lock(),
+ * which it drops; out of line, off the common path.
  */
-int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
-				       int kind)
+static noinline enum skm_raise_next
+skm_raise_suppress(struct sock *sk, int size, int kind, struct skm_suppress v)
 {
-	/* (filled in by the check that refuses, read only then) */
-	struct skm_suppress v __uninitialized;
-	struct skm_hook_frame f;
-	struct skm_excl_sk *es;
-	int ret;
+	bool forced = false;
 
-	skm_hook_enter(&f);
-	/* Shared with throttling: exclusive accounting only while it is live. */
-	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
-	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
-	if (static_branch_unlikely(&skm_throttle_key) ||
-	    skm_policy_live(SKM_POLICY_LIMIT)) {
-		rcu_read_lock();
-		if (skm_raise_refused(sk, size, amt, kind, es, &v))
-			goto suppress;
-		rcu_read_unlock();
-	}
-	if (es && skm_excl_backstop(es, sk, amt, &v)) {
-		rcu_read_lock();
-		goto suppress;
-	}
-	skm_hook_orig_in(&f);
-	if (!es)
-		ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
-	else
-		ret = skm_excl_charge(es, sk, amt, gfp_memcg_charge());
-	skm_hook_orig_out(&f);
-	if (ret || !es)
-		goto out;
-	v = (struct skm_suppress){ .reason = SKM_SUPPRESS_MEMCG, .stat = SKM_STAT_NR };
-	rcu_read_lock();
-
-suppress:
 	if (v.pressure & SKM_SUPPRESS_LEAVE_PRESSURE)
 		skm_sk_leave_memory_pressure(sk);
 	if (v.pressure & SKM_SUPPRESS_ENTER_PRESSURE)
 		skm_sk_enter_memory_pressure(sk);
 	if (v.pressure & SKM_SUPPRESS_MEMCG_PRESSURE)
 		skm_memcg_set_socket_pressure(v.at);
-	ret = 0;
 	if (kind == SK_MEM_SEND && sk->sk_type == SOCK_STREAM) {
 		sk_stream_moderate_sndbuf(sk);
 		/* Under its sndbuf the kernel forces the charge through. */
-		ret = sk->sk_wmem_queued + size >= sk->sk_sndbuf;
+		forced = sk->sk_wmem_queued + size >= sk->sk_sndbuf;
 	}
-	if (!ret && v.reason != SKM_SUPPRESS_MEMCG) {
+	if (!forced && v.reason != SKM_SUPPRESS_MEMCG) {
 		if (v.count)
 			atomic_long_inc(v.count);
 		if (v.stat != SKM_STAT_NR)
@@ -192,19 +168,113 @@ suppress:
 			       kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX, size);
 	}
 	rcu_read_unlock();
-	if (ret) {
-		skm_hook_orig_in(&f);
-		if (!es)
-			ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size,
-									   amt, kind);
-		else
-			ret = skm_excl_charge(es, sk, amt,
-					      gfp_memcg_charge() | __GFP_NOFAIL);
-		skm_hook_orig_out(&f);
-	} else if (kind == SK_MEM_SEND && v.park) {
-		/* the sender sleeps rather than spins (sndpark.c) */
-		skm_sndpark(sk);
+	if (forced)
+		return SKM_RAISE_FORCE;
+	if (kind == SK_MEM_SEND && v.park)
+		skm_sndpark(sk);	/* the sender sleeps rather than spins */
+	return SKM_RAISE_REFUSED;
+}
+
+/*
+ * The verdicts of the checks skm_raise_walk() did not settle, in order:
+ * throttling, sock_limits (the entry @le would pass, for memcg @lat), the
+ * backstop of exclusive sockets; the first that refuses has the ending.
+ * Entered under the walk's rcu_read_lock(), which it drops; out of line,
+ * off the common path.
+ */
+static noinline enum skm_raise_next
+skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
+		  struct skm_excl_sk *es, u32 found, struct skm_cglist_entry *le,
+		  struct mem_cgroup *lat)
+{
+	struct skm_limit_walk lw = { .e = le, .at = lat };
+	struct skm_raise r = {
+		.sk = sk,
+		.size = size,
+		.amt = amt,
+		.kind = kind,
+		.dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX,
+		.memcg = sk->sk_memcg,
+		.exclusive = es,
+	};
+	struct skm_suppress v;
+
+	if (((found & SKM_FOUND_THROTTLE) &&
+	     skm_throttle_end(&r, found & SKM_FOUND_LEVEL,
+			      found & SKM_FOUND_QUIET, &v)) ||
+	    (lw.e && skm_limit_end(&r, &lw, &v)))
+		return skm_raise_suppress(sk, size, kind, v);
+	if (found & SKM_FOUND_BACKSTOP) {
+		skm_excl_backstop_verdict(sk, &v);
+		return skm_raise_suppress(sk, size, kind, v);
 	}
+	rcu_read_unlock();
+	return SKM_RAISE_CHARGE;
+}
+
+/* The charge: the kernel's own function, or an exclusive socket's memcg alone. */
+static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
+					    struct sock *sk, int size, int amt,
+					    int kind, struct skm_excl_sk *es,
+					    gfp_t nofail)
+{
+	int ret;
+
+	skm_hook_orig_in(f);
+	if (!es)
+		ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
+	else
+		ret = skm_excl_charge(es, sk, amt, gfp_memcg_charge() | nofail);
+	skm_hook_orig_out(f);
+	return ret;
+}
+
+/*
+ * __sk_mem_raise_allocated(): the socket's exclusivity looked up; the
+ * policies' checks in one walk (skm_raise_walk()); then the charge, or the
+ * one suppress ending (skm_raise_suppress()), which an exclusive socket's
+ * memcg refusing the charge also takes. The common path is this function
+ * alone, with the checks inline; what refuses is out of line.
+ */
+int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
+				       int kind)
+{
+	enum skm_raise_next next = SKM_RAISE_CHARGE;
+	struct skm_limit_walk lw = { };
+	struct skm_hook_frame f;
+	struct skm_excl_sk *es;
+	u32 found;
+	int ret;
+
+	skm_hook_enter(&f);
+	/* Shared with throttling: exclusive accounting only while it is live. */
+	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
+	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
+	if (static_branch_unlikely(&skm_throttle_key) ||
+	    skm_policy_live(SKM_POLICY_LIMIT) || es) {
+		rcu_read_lock();
+		found = skm_raise_walk(sk, amt, es, &lw);
+		if (found || lw.e)
+			next = skm_raise_verdict(sk, size, amt, kind, es,
+						 found, lw.e, lw.at);
+		else
+			rcu_read_unlock();
+	}
+	if (next == SKM_RAISE_REFUSED) {
+		ret = 0;
+		goto out;
+	}
+	ret = skm_raise_charge(&f, sk, size, amt, kind, es,
+			       next == SKM_RAISE_FORCE ? __GFP_NOFAIL : 0);
+	if (ret || !es || next == SKM_RAISE_FORCE)
+		goto out;
+	/* An exclusive socket's memcg refused: the kernel's own ending. */
+	rcu_read_lock();
+	next = skm_raise_suppress(sk, size, kind, (struct skm_suppress){
+					  .reason = SKM_SUPPRESS_MEMCG,
+					  .stat = SKM_STAT_NR });
+	if (next == SKM_RAISE_FORCE)
+		ret = skm_raise_charge(&f, sk, size, amt, kind, es, __GFP_NOFAIL);
 out:
 	skm_hook_exit(&f, SKM_HOOK_RAISE);
 	return ret;

@@ -83,7 +83,7 @@ MODULE_PARM_DESC(throttle_level,
  * Which sources define a memcg's pressure level; the highest level any of
  * them reports wins. Comma-separated: vmpressure, psi, events, headroom.
  */
-static unsigned int skm_pressure_sources __read_mostly = SKM_SOURCES_ALL;
+unsigned int skm_pressure_sources __read_mostly = SKM_SOURCES_ALL;
 static struct skm_fmt_knob skm_pressure_sources_knob = {
 	&skm_pressure_sources, skm_sources_parse, skm_sources_print };
 module_param_cb(pressure_source, &skm_fmt_ops, &skm_pressure_sources_knob, 0644);
@@ -93,7 +93,7 @@ MODULE_PARM_DESC(pressure_source,
 /* How long a pressure level, once seen, is held: the kernel holds its
  * socket pressure for one second (HZ). In ms, 1..60000.
  */
-static unsigned int skm_pressure_hold_ms __read_mostly = 1000;
+unsigned int skm_pressure_hold_ms __read_mostly = 1000;
 static struct skm_uint_knob skm_pressure_hold_ms_knob = {
 	&skm_pressure_hold_ms, 1, 60000 };
 module_param_cb(pressure_hold_ms, &skm_uint_ops, &skm_pressure_hold_ms_knob, 0644);
@@ -126,7 +126,7 @@ MODULE_PARM_DESC(psi_full_pct,
  * 4 MiB at a time under a 96 MiB memory.max (throttle_oom: one kill in three
  * runs), hence 10.
  */
-static unsigned int skm_headroom_pct __read_mostly = 10;
+unsigned int skm_headroom_pct __read_mostly = 10;
 static struct skm_uint_knob skm_headroom_pct_knob = { &skm_headroom_pct, 0, 50 };
 module_param_cb(headroom_pct, &skm_uint_ops, &skm_headroom_pct_knob, 0644);
 MODULE_PARM_DESC(headroom_pct,
@@ -216,8 +216,8 @@ static enum skm_level skm_memcg_hold(struct skm_throttle_memcg *tm,
  * vmpressure() reported while throttling was on, and until when some memcg
  * holds a level. Written only under reclaim or pressure, read per charge.
  */
-static unsigned long skm_last_reclaim_jiffies;
-static unsigned long skm_hold_until_jiffies;
+unsigned long skm_last_reclaim_jiffies;
+unsigned long skm_hold_until_jiffies;
 
 /**
  * skm_throttle_wake() - assume reclaim just happened
@@ -240,18 +240,6 @@ static void skm_note_hold(unsigned long until)
 {
 	if (time_after(until, READ_ONCE(skm_hold_until_jiffies)))
 		WRITE_ONCE(skm_hold_until_jiffies, until);
-}
-
-/* No reclaim traces, no level held: only headroom can speak. */
-static bool skm_quiet(unsigned int sources, unsigned long now,
-		      unsigned long hold)
-{
-	unsigned long window = hold;
-
-	if (sources & BIT(SKM_SOURCE_PSI))
-		window += msecs_to_jiffies(SKM_PSI_SETTLE_MS);
-	return skm_pressure_quiet(now, READ_ONCE(skm_last_reclaim_jiffies),
-				  READ_ONCE(skm_hold_until_jiffies), window);
 }
 
 static bool skm_event_new(unsigned long *seen, atomic_long_t *count)
@@ -304,75 +292,55 @@ static enum skm_level skm_memcg_seen(struct mem_cgroup *memcg,
 /**
  * skm_throttle_memcg_step() - the level @memcg holds now, seen and held
  *	on its state (skm_throttle_step() when not quiet)
- * @w: the walk
  * @memcg: the socket's memcg or an ancestor, not the root
  * @charge: pages
+ * @sources: the walk's pressure sources, a mask of BIT(SKM_SOURCE_*)
+ * @now: the walk's jiffies
+ * @hold: how long a level is held, jiffies
+ *
+ * The walk's fields by value: the raise keeps its walk in registers.
  *
  * Return: the level.
  */
-enum skm_level skm_throttle_memcg_step(const struct skm_throttle_walk *w,
-				       struct mem_cgroup *memcg,
-				       unsigned long charge)
+enum skm_level skm_throttle_memcg_step(struct mem_cgroup *memcg,
+				       unsigned long charge,
+				       unsigned int sources,
+				       unsigned long now, unsigned long hold)
 {
 	struct skm_memcg *sm;
 	enum skm_level seen;
 
 	/* events compares with the last look, so it needs state */
-	if (w->sources & BIT(SKM_SOURCE_EVENTS))
+	if (sources & BIT(SKM_SOURCE_EVENTS))
 		sm = skm_memcg_get(memcg, GFP_ATOMIC);
 	else
 		sm = skm_memcg_find(memcg);
 	seen = skm_memcg_seen(memcg, sm ? skm_throttle_of(sm) : NULL, charge,
-			      w->sources);
+			      sources);
 	if (!sm && seen != SKM_LEVEL_NONE)
 		sm = skm_memcg_get(memcg, GFP_ATOMIC);
 	if (sm)
-		seen = skm_memcg_hold(skm_throttle_of(sm), seen, w->now, w->hold);
+		seen = skm_memcg_hold(skm_throttle_of(sm), seen, now, hold);
 	if (seen != SKM_LEVEL_NONE)
-		skm_note_hold(w->now + w->hold);
+		skm_note_hold(now + hold);
 	return seen;
-}
-
-/**
- * skm_throttle_begin() - does throttling concern this raise?
- * @memcg: the socket's memcg
- * @w: its walk, begun
- *
- * throttle_cgroups, when it lists any, scopes throttling. Then, with no
- * reclaim traces and no level held (the quiet fast path), only headroom
- * can speak, and it needs no state: skm_throttle_step() reads the counters
- * alone; with the headroom source off, there is nothing to step. Call
- * under rcu_read_lock().
- *
- * Return: false if throttling leaves the raise alone.
- */
-bool skm_throttle_begin(struct mem_cgroup *memcg, struct skm_throttle_walk *w)
-{
-	if (skm_cglist_any(&skm_throttle_cgroups) &&
-	    !skm_cglist_covering(&skm_throttle_cgroups, memcg))
-		return false;
-	w->sources = READ_ONCE(skm_pressure_sources);
-	w->hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
-	w->now = jiffies;
-	w->headroom_pct = READ_ONCE(skm_headroom_pct);
-	w->quiet = skm_quiet(w->sources, w->now, w->hold);
-	w->walk = !w->quiet || (w->sources & BIT(SKM_SOURCE_HEADROOM));
-	w->level = SKM_LEVEL_NONE;
-	return true;
 }
 
 /*
  * The level of @memcg and its ancestors with state, for the rare quiet
  * raise that headroom alone found under pressure.
  */
-static enum skm_level skm_memcg_level(struct skm_throttle_walk *w,
+static enum skm_level skm_memcg_level(const struct skm_throttle_walk *w,
 				      struct mem_cgroup *memcg,
 				      unsigned long charge)
 {
-	enum skm_level level = SKM_LEVEL_NONE;
+	enum skm_level level = SKM_LEVEL_NONE, seen;
 
-	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
-		level = max(level, skm_throttle_memcg_step(w, memcg, charge));
+	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
+		seen = skm_throttle_memcg_step(memcg, charge, w->sources,
+					       w->now, w->hold);
+		level = max(level, seen);
+	}
 	return level;
 }
 
@@ -380,7 +348,8 @@ static enum skm_level skm_memcg_level(struct skm_throttle_walk *w,
  * skm_throttle_end() - the throttle policy's verdict on a raise the quiet
  *	fast path did not settle (skm_throttle_settled())
  * @r: the raise
- * @w: its walk, every memcg up to the root stepped
+ * @level: the highest level its walk stepped, every memcg up to the root
+ * @quiet: the walk was quiet (headroom alone), and headroom spoke
  * @v: the verdict, filled in if refused
  *
  * The model is throttle_policy.h's skm_raise_decide(); a memcg-exclusive
@@ -389,8 +358,8 @@ static enum skm_level skm_memcg_level(struct skm_throttle_walk *w,
  *
  * Return: true if the allocation is to be suppressed.
  */
-bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
-		      struct skm_suppress *v)
+bool skm_throttle_end(const struct skm_raise *r, enum skm_level level,
+		      bool quiet, struct skm_suppress *v)
 {
 	struct skm_raise_in in = {
 		.pressure_aware = true,
@@ -398,15 +367,17 @@ bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
 		.throttle_level = READ_ONCE(skm_throttle_level),
 	};
 	struct sock *sk = r->sk;
+	struct skm_throttle_walk w;
 	struct skm_memcg *sm;
 	unsigned int verdict;
 
 	/* quiet, but headroom spoke: every source, with state */
-	if (w->quiet) {
-		w->quiet = false;
-		w->level = skm_memcg_level(w, r->memcg, r->amt);
+	if (quiet) {
+		skm_throttle_snapshot(&w);
+		w.quiet = false;
+		level = skm_memcg_level(&w, r->memcg, r->amt);
 	}
-	in.level = w->level;
+	in.level = level;
 	if (!skm_throttle_applies(in.level, in.softirq, in.throttle_level))
 		return false;
 	if (r->exclusive) {

@@ -2,22 +2,34 @@
 #ifndef _SKMEMCG_THROTTLE_H
 #define _SKMEMCG_THROTTLE_H
 
+#include <linux/bits.h>
 #include <linux/gfp.h>
+#include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/memcontrol.h>
 #include <linux/minmax.h>
 #include <net/sock.h>
 
+#include "cglist.h"
 #include "level.h"
 #include "sock_verdict.h"
 #include "stats.h"
 #include "throttle_policy.h"
 
-struct skm_cglist;
 extern struct skm_cglist skm_throttle_cgroups;
 
 /* On while the "throttle" knob is (and its claims hold; drift.c). */
 DECLARE_STATIC_KEY_FALSE(skm_throttle_key);
+
+/*
+ * Knobs and traces skm_throttle_begin() reads per raise, inline (defined
+ * and documented in throttle.c; the quiet fast path in throttle_policy.h).
+ */
+extern unsigned int skm_pressure_sources;
+extern unsigned int skm_pressure_hold_ms;
+extern unsigned int skm_headroom_pct;
+extern unsigned long skm_last_reclaim_jiffies;
+extern unsigned long skm_hold_until_jiffies;
 
 /**
  * struct skm_throttle_walk - the throttle policy's walk of one raise up the
@@ -40,12 +52,58 @@ struct skm_throttle_walk {
 	enum skm_level level;
 };
 
-bool skm_throttle_begin(struct mem_cgroup *memcg, struct skm_throttle_walk *w);
-enum skm_level skm_throttle_memcg_step(const struct skm_throttle_walk *w,
-				       struct mem_cgroup *memcg,
-				       unsigned long charge);
-bool skm_throttle_end(const struct skm_raise *r, struct skm_throttle_walk *w,
-		      struct skm_suppress *v);
+/**
+ * skm_throttle_snapshot() - begin a walk: the knobs, the time, and whether
+ *	it is quiet
+ * @w: the walk
+ *
+ * With no reclaim traces and no level held (the quiet fast path), only
+ * headroom can speak, and it needs no state: skm_throttle_step() reads the
+ * counters alone; with the headroom source off, there is nothing to step.
+ */
+static __always_inline void skm_throttle_snapshot(struct skm_throttle_walk *w)
+{
+	unsigned long window;
+
+	w->sources = READ_ONCE(skm_pressure_sources);
+	w->hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
+	w->now = jiffies;
+	w->headroom_pct = READ_ONCE(skm_headroom_pct);
+	window = w->hold;
+	if (w->sources & BIT(SKM_SOURCE_PSI))
+		window += msecs_to_jiffies(SKM_PSI_SETTLE_MS);
+	w->quiet = skm_pressure_quiet(w->now, READ_ONCE(skm_last_reclaim_jiffies),
+				      READ_ONCE(skm_hold_until_jiffies), window);
+	w->walk = !w->quiet || (w->sources & BIT(SKM_SOURCE_HEADROOM));
+	w->level = SKM_LEVEL_NONE;
+}
+
+/**
+ * skm_throttle_begin() - does throttling concern this raise?
+ * @memcg: the socket's memcg
+ * @w: its walk, begun (skm_throttle_snapshot())
+ *
+ * throttle_cgroups, when it lists any, scopes throttling. Call under
+ * rcu_read_lock(). Inline, with the knobs it reads: it runs per raise.
+ *
+ * Return: false if throttling leaves the raise alone.
+ */
+static __always_inline bool skm_throttle_begin(struct mem_cgroup *memcg,
+					       struct skm_throttle_walk *w)
+{
+	if (skm_cglist_any(&skm_throttle_cgroups) &&
+	    !skm_cglist_covering(&skm_throttle_cgroups, memcg))
+		return false;
+	skm_throttle_snapshot(w);
+	return true;
+}
+
+enum skm_level skm_throttle_memcg_step(struct mem_cgroup *memcg,
+				       unsigned long charge,
+				       unsigned int sources,
+				       unsigned long now, unsigned long hold);
+bool skm_throttle_end(const struct skm_raise *r, enum skm_level level,
+		      bool quiet, struct skm_suppress *v);
 
 /**
  * skm_throttle_step() - one memcg of the walk up from the socket's
@@ -64,7 +122,8 @@ static __always_inline void skm_throttle_step(struct skm_throttle_walk *w,
 	enum skm_level seen;
 
 	if (!w->quiet)
-		seen = skm_throttle_memcg_step(w, memcg, charge);
+		seen = skm_throttle_memcg_step(memcg, charge, w->sources,
+					       w->now, w->hold);
 	else
 		seen = skm_headroom_level(page_counter_read(&memcg->memory), charge,
 					  READ_ONCE(memcg->memory.high),

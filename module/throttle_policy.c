@@ -69,63 +69,6 @@ enum skm_level skm_events_level(bool high_event, bool max_or_oom_event)
 }
 
 /**
- * skm_headroom_level() - level of a charge against a memcg's own limits
- * @usage_pages: memory.current, in pages
- * @charge_pages: the charge about to be made
- * @high_pages: memory.high (PAGE_COUNTER_MAX when unset)
- * @max_pages: memory.max (PAGE_COUNTER_MAX when unset)
- * @headroom_pct: the reserve, as a share of memory.max, 0..50
- *
- * The last @headroom_pct of memory.max is kept for the workload's own
- * allocations, which cannot be throttled and would call the OOM killer:
- * critical when the charge would reach into that reserve, medium when it
- * would come within one more reserve of it, or pass memory.high. Sums
- * saturate, so unset limits never overflow into pressure.
- */
-enum skm_level skm_headroom_level(unsigned long usage_pages,
-				  unsigned long charge_pages,
-				  unsigned long high_pages,
-				  unsigned long max_pages,
-				  unsigned int headroom_pct)
-{
-	unsigned long after = usage_pages + charge_pages;
-	unsigned long reserve;
-
-	if (after < usage_pages)
-		after = ULONG_MAX;
-
-	/* max * pct / 100 without overflow for any max */
-	headroom_pct = min(headroom_pct, 50U);
-	reserve = max_pages / 100 * headroom_pct +
-		  max_pages % 100 * headroom_pct / 100;
-
-	if (after > max_pages - reserve)
-		return SKM_LEVEL_CRITICAL;
-	if (after > high_pages || after > max_pages - 2 * reserve)
-		return SKM_LEVEL_MEDIUM;
-	return SKM_LEVEL_NONE;
-}
-
-/**
- * skm_pressure_quiet() - may a charge skip the reclaim-driven sources?
- * @now: jiffies
- * @last_reclaim: jiffies of the last reclaim pass reported, any memcg
- * @hold_until: jiffies until which some memcg holds a level (or earlier)
- * @window: how long reclaim's traces last, jiffies (pressure_hold_ms, plus
- *	SKM_PSI_SETTLE_MS with psi on)
- *
- * Safe across a jiffies wrap for intervals under LONG_MAX jiffies.
- *
- * Return: true when @now is past both @last_reclaim + @window and @hold_until.
- */
-bool skm_pressure_quiet(unsigned long now, unsigned long last_reclaim,
-			unsigned long hold_until, unsigned long window)
-{
-	return (long)(now - (last_reclaim + window)) > 0 &&
-	       (long)(now - hold_until) > 0;
-}
-
-/**
  * skm_throttle_applies() - is @level enough to throttle in this context?
  * @level: the memcg's level
  * @softirq: RX in softirq, which only critical throttles
