@@ -50,6 +50,4 @@ void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size)
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 extern struct skm_cglist skm_excl_cgroups;
 
-extern const struct skm_policy skm_policy_exclusive;
-
 #endif /* _SKMEMCG_EXCLUSIVE_H */

@@ -60,6 +60,4 @@ static __always_inline void skm_limit_step(struct skm_limit_walk *w,
 void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages);
 
-extern const struct skm_policy skm_policy_limit;
-
 #endif /* _SKMEMCG_LIMIT_H */

@@ -85,16 +85,14 @@ static struct skm_hook skm_hooks[] = {
 #endif
 };
 
-/*
- * The policies, in the order of their ids (the "cgroups" columns);
- * pcpu_rsv hooks nothing and is not one of them.
- */
-static const struct skm_policy *const skm_policy_table[] = {
-	&skm_policy_throttle,
-	&skm_policy_exclusive,
-	&skm_policy_reclaim,
-	&skm_policy_limit,
+/* The policies, in the order of their ids (policy_list.h). */
+#define skm_policy_ref(name)	(&skm_policy_##name)
+#define SKM_POLICY(ID, name)	skm_policy_ref(name),
+const struct skm_policy *const skm_policy_table[SKM_POLICY_NR] = {
+#include "policy_list.h"
 };
+
+#undef SKM_POLICY
 
 /*
  * Master switch, default on. When off, nothing is hooked: every function

@@ -12,16 +12,16 @@
 #include "hook_id.h"
 
 /*
- * The policies that own hooks. A hook serves the policies whose lists name
- * it and is installed while any of them is on; pcpu_rsv hooks nothing.
+ * The policies that own hooks (policy_list.h). A hook serves the policies
+ * whose lists name it and is installed while any of them is on.
  */
+#define SKM_POLICY(ID, name)	SKM_POLICY_##ID,
 enum skm_policy_id {
-	SKM_POLICY_THROTTLE,
-	SKM_POLICY_EXCLUSIVE,
-	SKM_POLICY_RECLAIM,
-	SKM_POLICY_LIMIT,
+#include "policy_list.h"
 	SKM_POLICY_NR,
 };
+
+#undef SKM_POLICY
 
 #define SKM_POLICY_BIT(p)	(1U << (p))
 #define SKM_POLICIES_ALL	(SKM_POLICY_BIT(SKM_POLICY_NR) - 1)
@@ -76,5 +76,16 @@ struct skm_policy {
 	const char *cgroup_header;
 	void (*show_cgroup)(struct seq_file *m, struct cgroup *cgrp, void *priv);
 };
+
+/*
+ * Each policy's, defined in its own file, and the registry of them all in
+ * the order of their ids (main.c), in one declaration: "extern const
+ * struct skm_policy skm_policy_throttle, ..., *const skm_policy_table[]".
+ */
+#define SKM_POLICY(ID, name)	skm_policy_##name,
+extern const struct skm_policy
+#include "policy_list.h"
+	*const skm_policy_table[SKM_POLICY_NR];
+#undef SKM_POLICY
 
 #endif /* _SKMEMCG_POLICY_H */

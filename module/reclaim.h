@@ -29,6 +29,4 @@ extern const struct skm_orig skm_evict_folios_orig;
 /* On while reclaim_policy is not "kernel" (and its claims hold; drift.c). */
 DECLARE_STATIC_KEY_FALSE(skm_reclaim_key);
 
-extern const struct skm_policy skm_policy_reclaim;
-
 #endif /* _SKMEMCG_RECLAIM_H */

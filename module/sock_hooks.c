@@ -145,6 +145,7 @@ static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
  */
 static noinline enum skm_raise_next
 skm_raise_suppress(struct sock *sk, int size, int kind, struct skm_suppress v)
+	__releases(RCU)
 {
 	bool forced = false;
 
@@ -186,6 +187,7 @@ static noinline enum skm_raise_next
 skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
 		  struct skm_excl_sk *es, u32 found, struct skm_cglist_entry *le,
 		  struct mem_cgroup *lat)
+	__releases(RCU)
 {
 	struct skm_limit_walk lw = { .e = le, .at = lat };
 	struct skm_raise r = {

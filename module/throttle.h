@@ -133,28 +133,28 @@ static __always_inline void skm_throttle_step(struct skm_throttle_walk *w,
 }
 
 /**
- * skm_throttle_settled() - did the walk settle the raise on the quiet path?
+ * skm_throttle_settled() - did the walk settle the raise?
  * @w: the walk, every memcg up to the root stepped
  *
- * Quiet with no headroom level: nothing to throttle, no verdict to make
- * (counted with "instrument" on); otherwise skm_throttle_end() decides.
+ * No level anywhere: nothing to throttle, no verdict to make (on the quiet
+ * path, counted with "instrument" on). Otherwise skm_throttle_end()
+ * decides: a quiet walk's headroom level is looked at again with every
+ * source, and a level may still be below what throttles in this context.
  *
  * Return: true if throttling leaves the raise alone.
  */
 static __always_inline bool skm_throttle_settled(const struct skm_throttle_walk *w)
 {
-	if (w->quiet && w->level == SKM_LEVEL_NONE) {
+	if (w->level != SKM_LEVEL_NONE)
+		return false;
+	if (w->quiet)
 		skm_stat_inc_instrumented(SKM_STAT_QUIET_CHARGES);
-		return true;
-	}
-	return false;
+	return true;
 }
 
 gfp_t skm_throttle_charge_gfp(gfp_t gfp);
 void skm_throttle_wake(void);
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			     unsigned long scanned, unsigned long reclaimed);
-
-extern const struct skm_policy skm_policy_throttle;
 
 #endif /* _SKMEMCG_THROTTLE_H */
