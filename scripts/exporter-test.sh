@@ -8,7 +8,7 @@
 # skm_stats_show() (module/debugfs.c) and the functions it calls, the
 # stat names of module/stats.c, the knobs and their kinds from
 # module_param*() in module/*.c, the cgroups header from the policies'
-# cgroup_header in main.c's order (as skm_memcg_show() prints it). Each value is given in the format the kernel
+# cgroup_header in the order of policy_list.h (as skm_memcg_show() prints it). Each value is given in the format the kernel
 # prints it.
 #
 # Checks, each one test:
@@ -193,13 +193,13 @@ done
 
 # cgroups: the header as skm_memcg_show() prints it, three memcgs.
 # "# cgroup", then each registered policy's cgroup_header, in the order of
-# main.c's skm_policy_table
+# policy_list.h (main.c's skm_policy_table)
 header="# cgroup"
-for pol in $(sed -n '/skm_policy_table\[\] = {/,/^};/s/.*&\(skm_policy_[a-z_]*\),.*/\1/p' module/main.c); do
+for pol in $(sed -n 's/^SKM_POLICY([A-Z_]*, *\([a-z_]*\))$/skm_policy_\1/p' module/policy_list.h); do
 	h=$(sed -n "/^const struct skm_policy $pol = {/,/^};/s/.*\.cgroup_header = \"\([^\"]*\)\",.*/\1/p" module/*.c)
 	header="$header$h"
 done
-[ "$header" != "# cgroup" ] || skm_die "no cgroups header from the policies of module/main.c"
+[ "$header" != "# cgroup" ] || skm_die "no cgroups header from the policies of module/policy_list.h"
 read -ra cols <<< "${header#\# }"
 cg_paths=(/ /system.slice/web.service '/a b/c"d\e')
 # column -> "value value value" for the three memcgs; and what to expect
