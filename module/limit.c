@@ -78,7 +78,9 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
  * @nr_pages: pages
  *
  * Into every limited ancestor (and @memcg itself). A limited memcg gets
- * skmemcg state on its first charge, so that "cgroups" lists it.
+ * skmemcg state, so that "cgroups" lists it, when its usage leaves 0: on
+ * its first charge once limited, and again after its cgroup was made anew
+ * (skm_cglist_reset_usage()); not looked up on every charge.
  */
 void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
@@ -89,8 +91,8 @@ void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (!e)
 			continue;
-		atomic_long_add(nr_pages, &e->usage_pages);
-		if (memcg->css.parent && !skm_memcg_find(memcg))
+		if (atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
+		    memcg->css.parent)
 			skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN);
 	}
 	rcu_read_unlock();

@@ -253,7 +253,7 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key) ||
-	    skm_policy_live(SKM_POLICY_LIMIT) || es) {
+	    skm_policy_live(SKM_POLICY_LIMIT)) {
 		rcu_read_lock();
 		found = skm_raise_walk(sk, amt, es, &lw);
 		if (found || lw.e)
@@ -261,6 +261,11 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 						 found, lw.e, lw.at);
 		else
 			rcu_read_unlock();
+	} else if (es && skm_excl_backstop(es, sk, amt)) {
+		/* the backstop alone: no walk, and no RCU until it refuses */
+		rcu_read_lock();
+		next = skm_raise_verdict(sk, size, amt, kind, es,
+					 SKM_FOUND_BACKSTOP, NULL, NULL);
 	}
 	if (next == SKM_RAISE_REFUSED) {
 		ret = 0;

@@ -415,23 +415,6 @@ bool skm_throttle_end(const struct skm_raise *r, enum skm_level level,
 }
 
 /**
- * skm_throttle_charge_gfp() - the gfp of a socket charge to a memcg
- * @gfp: what the kernel asks for
- *
- * A forced socket charge (__GFP_NOFAIL: under sndbuf, TCP's forced memory
- * schedule, accept) never invokes the memcg OOM killer: with
- * __GFP_RETRY_MAYFAIL, try_charge_memcg() reclaims, then forces the charge
- * past the limit instead of killing. Only pressure-aware protocols make
- * forced socket charges, so UDP is untouched.
- */
-gfp_t skm_throttle_charge_gfp(gfp_t gfp)
-{
-	if (gfp & __GFP_NOFAIL)
-		gfp |= __GFP_RETRY_MAYFAIL;
-	return gfp;
-}
-
-/**
  * skm_throttle_vmpressure() - feed a reclaim result to the vmpressure source
  * @gfp: reclaim context, as vmpressure() gets it
  * @memcg: the memcg reclaimed from

@@ -152,7 +152,23 @@ static __always_inline bool skm_throttle_settled(const struct skm_throttle_walk 
 	return true;
 }
 
-gfp_t skm_throttle_charge_gfp(gfp_t gfp);
+/**
+ * skm_throttle_charge_gfp() - the gfp of a socket charge to a memcg
+ * @gfp: what the kernel asks for
+ *
+ * A forced socket charge (__GFP_NOFAIL: under sndbuf, TCP's forced memory
+ * schedule, accept) never invokes the memcg OOM killer: with
+ * __GFP_RETRY_MAYFAIL, try_charge_memcg() reclaims, then forces the charge
+ * past the limit instead of killing. Only pressure-aware protocols make
+ * forced socket charges, so UDP is untouched. Inline: it runs per charge.
+ */
+static inline gfp_t skm_throttle_charge_gfp(gfp_t gfp)
+{
+	if (gfp & __GFP_NOFAIL)
+		gfp |= __GFP_RETRY_MAYFAIL;
+	return gfp;
+}
+
 void skm_throttle_wake(void);
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			     unsigned long scanned, unsigned long reclaimed);
