@@ -46,6 +46,7 @@
 #include "hooks.h"
 #include "ksym.h"
 #include "parse.h"
+#include "policy.h"
 #include "sock_compat.h"
 #include "text_scan.h"
 #include "vmscan_compat.h"
@@ -76,13 +77,6 @@ static unsigned int skm_drift_allowed_mask;
 static unsigned int skm_drift_nr_checks;
 static unsigned int skm_drift_nr_mismatches;
 
-static const char *const skm_policy_names[SKM_POLICY_NR] = {
-	[SKM_POLICY_THROTTLE] = "throttle",
-	[SKM_POLICY_EXCLUSIVE] = "exclusive",
-	[SKM_POLICY_RECLAIM] = "reclaim",
-	[SKM_POLICY_LIMIT] = "sock_limits",
-};
-
 /* "throttle, exclusive" for a mask of policies. */
 static void skm_policies_str(unsigned int policies, char *buf, size_t size)
 {
@@ -93,7 +87,7 @@ static void skm_policies_str(unsigned int policies, char *buf, size_t size)
 	for (p = 0; p < SKM_POLICY_NR; p++)
 		if (policies & SKM_POLICY_BIT(p))
 			len += scnprintf(buf + len, size - len, "%s%s",
-					 len ? ", " : "", skm_policy_names[p]);
+					 len ? ", " : "", skm_policy_table[p]->name);
 }
 
 /* A claim that does not hold: refuse @policies, or let them be. */
@@ -547,15 +541,12 @@ void skm_drift_report(unsigned int policies, const char *context)
 
 void skm_drift_show_stats(struct seq_file *m)
 {
+	int p;
+
 	seq_printf(m, "drift_checks %u\n", skm_drift_nr_checks);
 	seq_printf(m, "drift_mismatches %u\n", skm_drift_nr_mismatches);
-	seq_printf(m, "drift_refused_throttle %d\n",
-		   !!(skm_drift_refused_mask & SKM_POLICY_BIT(SKM_POLICY_THROTTLE)));
-	seq_printf(m, "drift_refused_exclusive %d\n",
-		   !!(skm_drift_refused_mask & SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE)));
-	seq_printf(m, "drift_refused_reclaim %d\n",
-		   !!(skm_drift_refused_mask & SKM_POLICY_BIT(SKM_POLICY_RECLAIM)));
-	seq_printf(m, "drift_refused_sock_limits %d\n",
-		   !!(skm_drift_refused_mask & SKM_POLICY_BIT(SKM_POLICY_LIMIT)));
+	for (p = 0; p < SKM_POLICY_NR; p++)
+		seq_printf(m, "drift_refused_%s %d\n", skm_policy_table[p]->name,
+			   !!(skm_drift_refused_mask & SKM_POLICY_BIT(p)));
 	seq_printf(m, "drift_allowed_untested %d\n", !!skm_drift_allowed_mask);
 }
