@@ -111,6 +111,8 @@ static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
 	struct mem_cgroup *memcg;
 	u32 found = 0;
 
+	/* every level fits below the flags */
+	BUILD_BUG_ON(SKM_LEVEL_NR - 1 > SKM_FOUND_LEVEL);
 	if (mem_cgroup_sockets_enabled && sk_has_memory_pressure(sk) &&
 	    sk->sk_memcg) {
 		throttle = static_branch_unlikely(&skm_throttle_key) &&
