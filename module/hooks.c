@@ -3,45 +3,55 @@
  * The hook framework: kernel functions replaced through ftrace, installed
  * per policy.
  *
- * IPMODIFY ftrace_ops whose filters hold the functions the policies that
- * are on need (each policy's glue lists its own, struct skm_policy;
- * the table in main.c holds the replacements): one registered by each
- * transition that added functions, holding those. Their one callback finds
- * the hook by the ftrace site it is called for and rewrites the return
- * address of the ftrace trampoline so that the call lands in our
- * replacement instead. The replacement calls the original through a static call (a
- * direct call, patched at load) just past its ftrace site: the original runs
- * without a second pass through ftrace, so a hooked call costs one
- * trampoline, not two, and needs no recursion check. Never through a
- * function pointer: on kernels built with CONFIG_X86_KERNEL_IBT most of the
- * functions we hook are sealed at boot (their ENDBR is overwritten because
- * nothing in the kernel calls them indirectly), and an indirect call to them
- * traps on IBT hardware; a direct call needs no ENDBR. The site is where
- * ftrace_location() says, and must be at the entry or just past its ENDBR;
- * the instructions before it (ENDBR alone) do nothing to skip. Other tracers
- * of a hooked function see the kernel's calls of it, not ours.
- *
- * The callback only compares the site with at most SKM_HOOKS_MAX others,
- * reads a mask and sets the return address: it calls nothing and cannot
- * recurse, so it goes without ftrace's recursion wrapper
- * (FTRACE_OPS_FL_RECURSION would put ftrace_ops_assist_func in front of
- * it), and, where the kernel has ftrace_regs
- * (CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS, x86 since 5.11), it asks for the
- * light trampoline rather than a full pt_regs save, as livepatch does.
+ * Two ways in, chosen at load ("hook_entry"; "stats" says which):
+ * - direct (x86-64 with ftrace direct calls, every supported Debian
+ *   kernel): each hook's ftrace site calls a stub of ours, which drops the
+ *   return into the hooked function and jumps to the replacement, or to the
+ *   original when the hook is not redirecting (direct_entry.h). One ops per
+ *   hook, as the direct-call API wants (one target per ops). A few
+ *   instructions a call, against ftrace's trampoline saving registers and a
+ *   callback searching the site;
+ * - ops: IPMODIFY ftrace_ops whose filters hold the hooked functions, one
+ *   registered by each transition that added functions, holding those.
+ *   Their one callback finds the hook by the ftrace site it is called for
+ *   and rewrites the return address of the ftrace trampoline so that the
+ *   call lands in our replacement instead. It calls nothing and cannot
+ *   recurse, so it goes without ftrace's recursion wrapper
+ *   (FTRACE_OPS_FL_RECURSION would put ftrace_ops_assist_func in front of
+ *   it), and, where the kernel has ftrace_regs
+ *   (CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS, x86 since 5.11), it asks for the
+ *   light trampoline rather than a full pt_regs save, as livepatch does.
+ *   A hook entered directly whose function another direct-call user holds
+ *   (a BPF trampoline: only one per function) goes this way instead, which
+ *   shares the function with it (prepare_direct_functions_for_ipmodify()).
+ * Either way the hook's flag (struct skm_orig's @on) says whether it
+ * redirects. The replacement calls the original through a static call (a
+ * direct call, patched at load) just past its ftrace site: the original
+ * runs without a second pass through ftrace and needs no recursion check.
+ * Never through a function pointer: on kernels built with
+ * CONFIG_X86_KERNEL_IBT most of the functions we hook are sealed at boot
+ * (their ENDBR is overwritten because nothing in the kernel calls them
+ * indirectly), and an indirect call to them traps on IBT hardware; a direct
+ * call needs no ENDBR. The site is where ftrace_location() says, and must
+ * be at the entry or just past its ENDBR; the instructions before it (ENDBR
+ * alone) do nothing to skip. Other tracers of a hooked function see the
+ * kernel's calls of it, not ours; a livepatch, or any other IPMODIFY user,
+ * and skmemcg exclude each other on a function, whoever comes second
+ * refused with EBUSY.
  *
  * Lifecycle, as kernel/livepatch/patch.c does it:
  * - at load, resolve every symbol of every policy, whether on or not; if
  *   any is missing, log one line naming all of them and install nothing;
  * - a transition (a policy turned on or off, "enabled", load, unload)
- *   registers one ops with the functions it adds, all at once, and takes
- *   those it drops out of their ops' filters (an ops left with none is
- *   unregistered). Only registration lets a BPF trampoline already on a
- *   function share it (prepare_direct_functions_for_ipmodify()), hence a
- *   new ops rather than a bigger filter. If adding fails, nothing changed;
- *   dropping cannot fail (a function that would not come out stays, inert);
+ *   puts in the hooks it adds (directly one by one, the others with one
+ *   ops registration: only registration lets a BPF trampoline already on a
+ *   function share it, hence a new ops rather than a bigger filter), and
+ *   takes out those it drops (an ops left with none is unregistered). If
+ *   adding fails, nothing changed; dropping cannot fail (a function that
+ *   would not come out stays, inert);
  * - a policy's hooks act together: a hook redirects only for the policies
- *   in skm_hooks_live, which a policy joins once the filter holds all its
- *   functions and leaves before any of them goes. Policies span several
+ *   in skm_hooks_live, which a policy joins once all its hooks are in and
+ *   leaves before any of them goes. Policies span several
  *   functions: a socket made memcg-exclusive by the mem_cgroup_sk_alloc
  *   hook must have its free seen by the mem_cgroup_sk_free hook, or its
  *   state outlives it and a later socket at the same address inherits it
@@ -50,17 +60,20 @@
  *   skm_policy_live() before acting for one;
  * - whoever frees a policy's state after it went off (and unload) first
  *   waits until no task can be inside our code (skm_hooks_quiesce()):
- *   for the trampoline and the first instructions of a replacement, an
- *   RCU-tasks grace period, or a switch on every CPU where the running
- *   kernel does not preempt kernel code (skm_hooks_wait_switched()); SRCU
- *   for tasks sleeping in an original called from a replacement (those
- *   that may sleep without bound, in accept(), woken by a fake signal so
- *   that no transition or unload waits for a client that never comes:
- *   struct skm_hook_sleeper); the first wait again for the last
- *   instructions after it.
+ *   for code that does not sleep (the stub, the trampoline, most
+ *   replacements whole), an RCU-tasks grace period, or a switch on every
+ *   CPU where the running kernel does not preempt kernel code
+ *   (skm_hooks_wait_switched()); SRCU for the tasks that may sleep in an
+ *   original called from a replacement, which take its read side first
+ *   (skm_hook_may_sleep(): a charge that may reclaim, accept()); those
+ *   that may sleep without bound, in accept(), are woken by a fake signal
+ *   so that no transition or unload waits for a client that never comes
+ *   (struct skm_hook_sleeper); the first wait again for the last
+ *   instructions after.
  *
  * FTRACE_OPS_FL_PERMANENT makes "sysctl kernel.ftrace_enabled=0" fail while
- * hooks are in, instead of silently turning every policy off.
+ * hooks are in, instead of silently turning every policy off (set by hand
+ * on the direct ops, whose API sets their flags).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -94,6 +107,23 @@ module_param_named(test_fail_install, skm_test_fail_install, charp, 0);
 MODULE_PARM_DESC(test_fail_install,
 		 "Test only: fail installing the hook of this symbol at load (string)");
 
+/*
+ * How hooked calls enter their replacements: "direct", an ftrace direct
+ * call into a stub per hook (direct_entry.h), the kernel's own way into
+ * BPF trampolines; "ops", an IPMODIFY ftrace_ops whose callback finds the
+ * hook and rewrites the return address, as livepatch does (and what a
+ * hook falls back to when a BPF trampoline already holds its function:
+ * only that shares with it); "auto", direct where the kernel and the
+ * architecture have it (x86-64 with
+ * CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS), else ops. Read at load; the
+ * "stats" file says which. A hooked call costs about a hundred instructions
+ * fewer directly (docs/measurements.md). Not in sysfs: it cannot change.
+ */
+static char *skm_hook_entry = "auto";
+module_param_named(hook_entry, skm_hook_entry, charp, 0);
+MODULE_PARM_DESC(hook_entry,
+		 "How hooked calls enter: auto, direct or ops; load only (string, default auto)");
+
 /* The hooks of a table, at most this many. */
 #define SKM_HOOKS_MAX	16
 
@@ -109,14 +139,14 @@ static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	unsigned int live = READ_ONCE(skm_hooks_live), i;
 	const struct skm_hook *hook;
+	unsigned int i;
 
 	for (i = 0; i < skm_hooks_nr; i++) {
 		if (skm_hook_sites[i] != ip)
 			continue;
 		hook = &skm_hooks[i];
-		if (hook->policies & live)
+		if (READ_ONCE(*hook->orig->on))
 			ftrace_regs_set_instruction_pointer(fregs,
 							    (unsigned long)hook->replacement);
 		return;
@@ -142,18 +172,19 @@ static void notrace skm_hook_redirect(unsigned long ip, unsigned long parent_ip,
  */
 static struct ftrace_ops skm_ops[SKM_HOOKS_MAX];
 static unsigned int skm_ops_nr_in[SKM_HOOKS_MAX];	/* hooks each holds */
-static int skm_hook_ops[SKM_HOOKS_MAX];		/* the ops of a hook, or -1 */
+/* The ops of a hook, or one of these */
+#define SKM_HOOK_OUT		(-1)	/* not in */
+#define SKM_HOOK_DIRECT		(-2)	/* entered directly */
+static int skm_hook_ops[SKM_HOOKS_MAX];
+/*
+ * Direct entry (direct_entry.h): one ops per hook, its filter that one
+ * function, set at load; registered with the hook's stub while it is in.
+ */
+static struct ftrace_ops skm_direct_ops[SKM_HOOKS_MAX];
+static bool skm_entry_direct __read_mostly;	/* chosen at load */
+static unsigned int skm_hooks_nr_direct;	/* hooks entered directly */
 static unsigned int skm_hooks_in;		/* policies, last transition */
 static unsigned int skm_hooks_nr_in;		/* hooks installed */
-/*
- * A hook came out by a filter change since the last skm_hooks_quiesce():
- * nothing waited for the tasks that were redirected to it just before.
- * (An unregistration waits itself: ftrace_shutdown() of an ops in module
- * data, FTRACE_OPS_FL_DYNAMIC, returns after an RCU-tasks grace period, or
- * on a kernel without preemption a forced switch on every CPU, before it
- * frees the trampoline.)
- */
-static bool skm_hooks_unwaited;
 static int *skm_ftrace_enabled;			/* the sysctl, for errors */
 static struct ftrace_ops skm_probe_ops;		/* finds who owns what */
 static DEFINE_MUTEX(skm_hooks_lock);
@@ -178,6 +209,72 @@ static unsigned long skm_hook_site(const struct skm_hook *hook)
 	    site - hook->addr > (IS_ENABLED(CONFIG_X86_KERNEL_IBT) ? ENDBR_INSN_SIZE : 0))
 		return 0;
 	return site;
+}
+
+#ifdef SKM_HAVE_DIRECT_ENTRY
+#ifdef SKM_HAVE_FTRACE_DIRECT_MULTI
+#define skm_register_direct(ops, addr)	register_ftrace_direct_multi(ops, addr)
+#define skm_unregister_direct(ops, addr) unregister_ftrace_direct_multi(ops, addr)
+#else
+#define skm_register_direct(ops, addr)	register_ftrace_direct(ops, addr)
+#define skm_unregister_direct(ops, addr) unregister_ftrace_direct(ops, addr, false)
+#endif
+#else
+static int skm_register_direct(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -EOPNOTSUPP;
+}
+
+static int skm_unregister_direct(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/* skm_hook_entry read: direct or not. Return: 0, or -EINVAL with a line. */
+static int skm_hooks_choose_entry(void)
+{
+	bool can = skm_direct_entry_available();
+
+	if (!strcmp(skm_hook_entry, "auto")) {
+		skm_entry_direct = can;
+	} else if (!strcmp(skm_hook_entry, "ops")) {
+		skm_entry_direct = false;
+	} else if (!strcmp(skm_hook_entry, "direct") && can) {
+		skm_entry_direct = true;
+	} else {
+		pr_err("hook_entry=%s: not %s; not loading\n", skm_hook_entry,
+		       can ? "auto, direct or ops" :
+		       "auto or ops (no ftrace direct calls on this kernel)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void skm_hooks_free_filters(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < SKM_HOOKS_MAX; i++) {
+		ftrace_free_filter(&skm_ops[i]);
+		ftrace_free_filter(&skm_direct_ops[i]);
+	}
+	ftrace_free_filter(&skm_probe_ops);
+}
+
+/*
+ * The policies in @live redirect: each hook's flag (read by its stub and
+ * by the ops callback) says whether one of its policies is in it.
+ */
+static void skm_hooks_publish(unsigned int live)
+{
+	unsigned int i;
+
+	WRITE_ONCE(skm_hooks_live, live);
+	for (i = 0; i < skm_hooks_nr; i++)
+		if (skm_hooks[i].replacement)
+			WRITE_ONCE(*skm_hooks[i].orig->on,
+				   !!(skm_hooks[i].policies & live));
 }
 
 /*
@@ -292,11 +389,23 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 		}
 		hook->orig_target = hook->site + MCOUNT_INSN_SIZE;
 	}
+	ret = skm_hooks_choose_entry();
+	if (ret)
+		return ret;
 	for (i = 0; i < nr; i++) {
 		__static_call_update(hooks[i].orig->key, hooks[i].orig->tramp,
 				     (void *)hooks[i].orig_target);
 		skm_hook_sites[i] = hooks[i].site;	/* 0 for SKM_CALL */
-		skm_hook_ops[i] = -1;
+		skm_hook_ops[i] = SKM_HOOK_OUT;
+		if (!skm_entry_direct || !hooks[i].replacement)
+			continue;
+		ret = ftrace_set_filter_ip(&skm_direct_ops[i], hooks[i].addr, 0, 0);
+		if (ret) {
+			pr_err("%s: no ftrace site for a direct call: %d; not loading\n",
+			       hooks[i].name, ret);
+			skm_hooks_free_filters();
+			return ret;
+		}
 	}
 	for (i = 0; i < SKM_HOOKS_MAX; i++) {
 		skm_ops[i].func = skm_hook_redirect;
@@ -315,11 +424,7 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
  */
 void skm_hooks_exit(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < SKM_HOOKS_MAX; i++)
-		ftrace_free_filter(&skm_ops[i]);
-	ftrace_free_filter(&skm_probe_ops);
+	skm_hooks_free_filters();
 }
 
 /*
@@ -388,10 +493,8 @@ static int skm_hooks_unregister(int i, const unsigned long *ips, unsigned int n)
 	struct ftrace_ops *ops = &skm_ops[i];
 	int ret;
 
-	if (n < skm_ops_nr_in[i]) {
-		skm_hooks_unwaited = true;
+	if (n < skm_ops_nr_in[i])
 		return ftrace_set_filter_ips(ops, (unsigned long *)ips, n, 1, 0);
-	}
 	ret = unregister_ftrace_function(ops);
 	if (WARN_ON_ONCE(ret))
 		return ret;
@@ -400,9 +503,60 @@ static int skm_hooks_unregister(int i, const unsigned long *ips, unsigned int n)
 }
 
 /*
- * Remove the hooks no policy in @policies needs, ops by ops. Never fails:
- * a hook whose removal fails stays in, not redirecting for a policy that
- * is not live, and the next transition tries again.
+ * Enter hook @i directly. Return: 0; -EBUSY when another user of direct
+ * calls (a BPF trampoline) or an IPMODIFY user (a livepatch) has the
+ * function, or the sysctl kernel.ftrace_enabled is 0; or another error.
+ * Nothing is left registered on error.
+ */
+static int skm_hook_register_direct(unsigned int i)
+{
+	unsigned long stub = (unsigned long)skm_hooks[i].orig->direct;
+	struct ftrace_ops *ops = &skm_direct_ops[i];
+	int ret;
+
+	if (skm_ftrace_enabled && !READ_ONCE(*skm_ftrace_enabled))
+		return -EBUSY;
+	ret = skm_register_direct(ops, stub);
+	if (ret)
+		return ret;
+	/*
+	 * The direct-call API sets the flags itself. PERMANENT makes the
+	 * sysctl refuse to turn ftrace off while the hook is in (as for our
+	 * ftrace_ops) instead of turning it off unseen; the sysctl reads it
+	 * under its lock, and is read again here in case it went off before.
+	 */
+	WRITE_ONCE(ops->flags, ops->flags | FTRACE_OPS_FL_PERMANENT);
+	smp_mb();	/* the flag before the sysctl's read; pairs with its lock */
+	if (skm_ftrace_enabled && !READ_ONCE(*skm_ftrace_enabled)) {
+		WARN_ON_ONCE(skm_unregister_direct(ops, stub));
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * Take hook @i, entered directly, out (skm_hooks_quiesce() waits for the
+ * calls in it). Return: 0, or the error with the hook left in.
+ */
+static int skm_hook_unregister_direct(unsigned int i)
+{
+	unsigned long stub = (unsigned long)skm_hooks[i].orig->direct;
+	int ret;
+
+	ret = skm_unregister_direct(&skm_direct_ops[i], stub);
+	if (ret)
+		return ret;
+	skm_hook_ops[i] = SKM_HOOK_OUT;
+	skm_hooks_nr_direct--;
+	skm_hooks_nr_in--;
+	return 0;
+}
+
+/*
+ * Remove the hooks no policy in @policies needs: those entered directly
+ * one by one, the others ops by ops. Never fails: a hook whose removal
+ * fails stays in, not redirecting for a policy that is not live, and the
+ * next transition tries again.
  */
 static void skm_hooks_remove_unneeded(unsigned int policies)
 {
@@ -410,6 +564,10 @@ static void skm_hooks_remove_unneeded(unsigned int policies)
 	unsigned int n, i;
 	int o;
 
+	for (i = 0; i < skm_hooks_nr; i++)
+		if (skm_hook_ops[i] == SKM_HOOK_DIRECT &&
+		    !(skm_hooks[i].policies & policies))
+			WARN_ON_ONCE(skm_hook_unregister_direct(i));
 	for (o = 0; o < SKM_HOOKS_MAX; o++) {
 		if (!skm_ops_nr_in[o])
 			continue;
@@ -422,11 +580,77 @@ static void skm_hooks_remove_unneeded(unsigned int policies)
 		for (i = 0; i < skm_hooks_nr; i++) {
 			if (skm_hook_ops[i] != o || (skm_hooks[i].policies & policies))
 				continue;
-			skm_hook_ops[i] = -1;
+			skm_hook_ops[i] = SKM_HOOK_OUT;
 			skm_ops_nr_in[o]--;
 			skm_hooks_nr_in--;
 		}
 	}
+}
+
+/* Is hook @i needed by one of @policies and not in yet? */
+static bool skm_hook_to_add(unsigned int i, unsigned int policies)
+{
+	return skm_hooks[i].replacement && (skm_hooks[i].policies & policies) &&
+	       skm_hook_ops[i] == SKM_HOOK_OUT;
+}
+
+/*
+ * Put in the hooks @policies need and that are not in: each directly where
+ * the entry is direct, the others (all with entry "ops"; those whose
+ * function a BPF trampoline holds) with one ops. All or none: on error
+ * nothing added stays, and @failed and @why say what for the log.
+ */
+static int skm_hooks_add(unsigned int policies, const char **failed,
+			 const char **why)
+{
+	unsigned int direct[SKM_HOOKS_MAX], via_ops[SKM_HOOKS_MAX];
+	unsigned int ndirect = 0, nops = 0, i, k;
+	unsigned long ips[SKM_HOOKS_MAX];
+	int ret = 0, o;
+
+	for (i = 0; i < skm_hooks_nr; i++) {
+		if (!skm_hook_to_add(i, policies))
+			continue;
+		if (skm_entry_direct) {
+			ret = skm_hook_register_direct(i);
+			if (!ret) {
+				skm_hook_ops[i] = SKM_HOOK_DIRECT;
+				direct[ndirect++] = i;
+				continue;
+			}
+			if (ret != -EBUSY) {
+				*failed = skm_hooks[i].name;
+				goto rollback;
+			}
+		}
+		ips[nops] = skm_hooks[i].addr;
+		via_ops[nops++] = i;
+	}
+	if (nops) {
+		o = skm_hooks_register(ips, nops);
+		if (o < 0) {
+			ret = o;
+			if (ret == -EBUSY)
+				*why = skm_hooks_busy_why(ips, nops, failed);
+			goto rollback;
+		}
+		for (k = 0; k < nops; k++)
+			skm_hook_ops[via_ops[k]] = o;
+		skm_ops_nr_in[o] += nops;
+	}
+	skm_hooks_nr_direct += ndirect;
+	skm_hooks_nr_in += ndirect + nops;
+	return 0;
+
+rollback:
+	/* Their flags are off: no call entered their replacements. */
+	for (k = 0; k < ndirect; k++) {
+		i = direct[k];
+		WARN_ON_ONCE(skm_unregister_direct(&skm_direct_ops[i],
+						   (unsigned long)skm_hooks[i].orig->direct));
+		skm_hook_ops[i] = SKM_HOOK_OUT;
+	}
+	return ret;
 }
 
 /**
@@ -435,10 +659,10 @@ static void skm_hooks_remove_unneeded(unsigned int policies)
  * @context: how the log line about a failure ends (e.g. "not loading")
  *
  * One transition: policies going off stop redirecting first; the hooks
- * newly needed go in with one registration; the policies coming on go
- * live; then the hooks no longer needed come out (a filter change, or the
- * unregistration of an ops left with none). A caller that frees state of a
- * policy that went off must skm_hooks_quiesce() first.
+ * newly needed go in (skm_hooks_add()), still passing every call through;
+ * the policies coming on go live, and their hooks redirect; then the hooks
+ * no longer needed come out. A caller that frees state of a policy that
+ * went off must skm_hooks_quiesce() first.
  *
  * Return: 0, or an error with nothing changed and one line in the log
  * naming the function that could not be hooked. Turning policies off
@@ -447,48 +671,28 @@ static void skm_hooks_remove_unneeded(unsigned int policies)
 int skm_hooks_set(unsigned int policies, const char *context)
 {
 	const char *failed = NULL, *why = "";
-	unsigned long add[SKM_HOOKS_MAX];
-	unsigned int old, nadd = 0, i;
-	int ret = 0, o;
+	unsigned int old, i;
+	int ret = 0;
 
 	mutex_lock(&skm_hooks_lock);
 	old = skm_hooks_in;
-	for (i = 0; i < skm_hooks_nr; i++) {
-		const struct skm_hook *hook = &skm_hooks[i];
-
-		if (!hook->replacement || !(hook->policies & policies) ||
-		    skm_hook_ops[i] >= 0)
-			continue;
-		add[nadd++] = hook->addr;
-		if (skm_test_fail_install && !strcmp(hook->name, skm_test_fail_install))
-			failed = hook->name;
-	}
+	for (i = 0; i < skm_hooks_nr; i++)
+		if (skm_hook_to_add(i, policies) && skm_test_fail_install &&
+		    !strcmp(skm_hooks[i].name, skm_test_fail_install))
+			failed = skm_hooks[i].name;
 	if (failed) {
 		ret = -EIO;
 		goto fail;
 	}
 
-	WRITE_ONCE(skm_hooks_live, old & policies);
-	if (nadd) {
-		o = skm_hooks_register(add, nadd);
-		if (o < 0) {
-			ret = o;
-			WRITE_ONCE(skm_hooks_live, old);
-			if (ret == -EBUSY)
-				why = skm_hooks_busy_why(add, nadd, &failed);
-			goto fail;
-		}
-		for (i = 0; i < skm_hooks_nr; i++) {
-			if (!skm_hooks[i].replacement ||
-			    !(skm_hooks[i].policies & policies) || skm_hook_ops[i] >= 0)
-				continue;
-			skm_hook_ops[i] = o;
-			skm_ops_nr_in[o]++;
-			skm_hooks_nr_in++;
-		}
+	skm_hooks_publish(old & policies);
+	ret = skm_hooks_add(policies, &failed, &why);
+	if (ret) {
+		skm_hooks_publish(old);
+		goto fail;
 	}
 	skm_hooks_in = policies;
-	WRITE_ONCE(skm_hooks_live, policies);
+	skm_hooks_publish(policies);
 	skm_hooks_remove_unneeded(policies);
 	goto out;
 
@@ -707,6 +911,15 @@ static void skm_hooks_wait_srcu(void)
 /* For the stats file. */
 void skm_hooks_show_stats(struct seq_file *m)
 {
+	unsigned int in, direct;
+
+	mutex_lock(&skm_hooks_lock);
+	in = skm_hooks_nr_in;
+	direct = skm_hooks_nr_direct;
+	mutex_unlock(&skm_hooks_lock);
+	seq_printf(m, "hook_entry_direct %d\n", skm_entry_direct);
+	seq_printf(m, "hooks_direct %u\n", direct);
+	seq_printf(m, "hooks_ops %u\n", in - direct);
 	seq_printf(m, "hook_sleepers_kicked %ld\n",
 		   atomic_long_read(&skm_hook_sleepers_kicked));
 	seq_printf(m, "hook_sleepers_pinned %ld\n",
@@ -716,29 +929,18 @@ void skm_hooks_show_stats(struct seq_file *m)
 /**
  * skm_hooks_quiesce() - wait until no task runs a replacement
  *
- * For calls that began before: skm_hooks_wait_switched() covers the
- * trampoline and the first instructions of a replacement, SRCU a task
- * asleep in an original called from a replacement, skm_hooks_wait_switched()
- * again the last instructions after. The first wait is skipped when every
- * hook that came out since the last quiesce came out by an unregistration,
- * which waited the same already (skm_hooks_unwaited). An unload, or
- * "enabled" turned off, thus waits for the unregistration's RCU-tasks grace
- * period, SRCU, and then only a switch on every CPU unless the kernel
- * preempts kernel code. A replacement shared by policies asks
- * skm_policy_live() inside its SRCU section, so a policy that went off
- * while its hooks stay needs SRCU only. Callers stop new calls first
- * (skm_hooks_set()).
+ * For calls that began before: skm_hooks_wait_switched() sees every task
+ * that was in a replacement either leave it or reach a sleep, which it
+ * does only with the SRCU read side (skm_hook_may_sleep()); SRCU then
+ * waits for those asleep in an original called from a replacement, and
+ * skm_hooks_wait_switched() again for the last instructions after. The
+ * first wait is needed whenever a policy went off, its hooks in or out:
+ * a replacement that saw the policy live takes the read side only later,
+ * on its way to a sleep. Callers stop new calls first (skm_hooks_set()).
  */
 void skm_hooks_quiesce(void)
 {
-	bool unwaited;
-
-	mutex_lock(&skm_hooks_lock);
-	unwaited = skm_hooks_unwaited;
-	skm_hooks_unwaited = false;
-	mutex_unlock(&skm_hooks_lock);
-	if (unwaited)
-		skm_hooks_wait_switched();
+	skm_hooks_wait_switched();
 	skm_hooks_wait_srcu();
 	skm_hooks_wait_switched();
 }

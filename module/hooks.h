@@ -8,31 +8,44 @@
 #include <linux/srcu.h>
 #include <linux/static_call.h>
 
+#include "direct_entry.h"
 #include "hook_time.h"
 #include "policy.h"
 
 /**
- * struct skm_orig - the static call through which a replacement calls the
- * kernel's original function
- * @key: &STATIC_CALL_KEY(name)
+ * struct skm_orig - how a hooked call reaches its replacement, and the
+ * replacement the kernel's original
+ * @key: &STATIC_CALL_KEY(name) of the static call to the original
  * @tramp: STATIC_CALL_TRAMP_ADDR(name)
+ * @direct: the stub an ftrace direct call enters (direct_entry.h), NULL
+ *	where the kernel or architecture has none
+ * @on: the hook redirects (for a policy in skm_hooks_live): the stub and
+ *	the ftrace_ops callback read it, hooks.c writes it
  */
 struct skm_orig {
 	struct static_call_key *key;
 	void *tramp;
+	void (*direct)(void);
+	u8 *on;
 };
 
 /*
- * SKM_DEFINE_ORIG(fn, proto): the static call skm_orig_<fn>, with the
- * prototype of the function (or function type) @proto, and the struct
- * skm_orig skm_<fn>_orig through which the hook table points it at <fn>.
- * Replacements call the original as static_call(skm_orig_<fn>)(...).
+ * SKM_DEFINE_ORIG(fn, repl): the static call skm_orig_<fn>, with the
+ * prototype of the replacement @repl, the direct entry's stub of <fn>
+ * (SKM_DIRECT_STUB_ASM()), and the struct skm_orig skm_<fn>_orig through which
+ * the hook table finds them. Replacements call the original as
+ * static_call(skm_orig_<fn>)(...).
  */
-#define SKM_DEFINE_ORIG(fn, proto)					\
-	DEFINE_STATIC_CALL_NULL(skm_orig_##fn, proto);			\
+#define SKM_DEFINE_ORIG(fn, repl)					\
+	DEFINE_STATIC_CALL_NULL(skm_orig_##fn, repl);			\
+	static u8 skm_on_##fn __used __read_mostly;			\
+	void skm_direct_##fn(void);					\
+	SKM_DIRECT_STUB_ASM(#fn, #repl);				\
 	const struct skm_orig skm_##fn##_orig = {			\
 		&STATIC_CALL_KEY(skm_orig_##fn),			\
 		STATIC_CALL_TRAMP_ADDR(skm_orig_##fn),			\
+		SKM_DIRECT_ENTRY(skm_direct_##fn),			\
+		&skm_on_##fn,						\
 	}
 
 /*
@@ -108,7 +121,8 @@ extern struct srcu_struct skm_hook_srcu;
 
 /**
  * struct skm_hook_frame - what a replacement keeps from entry to exit
- * @srcu_idx: its skm_hook_srcu read side
+ * @srcu_idx: its skm_hook_srcu read side, from skm_hook_may_sleep() on;
+ *	-1 before
  * @clock: its timing while "instrument" is on (hook_time.h)
  */
 struct skm_hook_frame {
@@ -117,15 +131,47 @@ struct skm_hook_frame {
 };
 
 /*
- * Every replacement brackets its body with these, so that unload can wait for
- * a task that sleeps inside the original (reclaim under a memcg charge) and
- * will return into our text, and its call of the original with
- * skm_hook_orig_in() / skm_hook_orig_out(), which time it.
+ * Every replacement brackets its body with skm_hook_enter() and
+ * skm_hook_exit(), and its call of the original with skm_hook_orig_in() /
+ * skm_hook_orig_out(), which time it. What unload waits for
+ * (skm_hooks_quiesce()): a task that runs a replacement without sleeping
+ * is waited for by the switch of every task (RCU-tasks, or a switch on
+ * every CPU where kernel code is not preempted), before and after SRCU; only
+ * a task that may sleep in there, where a switch proves nothing, holds the
+ * SRCU read side. A replacement calls skm_hook_may_sleep() before the first
+ * call that may sleep (a memcg charge that may reclaim, a lock_sock()),
+ * and holds it until its exit: no read side at all for those that never
+ * sleep, nor in softirq. The wait before SRCU sees every task that was in
+ * a replacement reach its sleep, and so its read side, first.
  */
 static __always_inline void skm_hook_enter(struct skm_hook_frame *f)
 {
-	f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
+	f->srcu_idx = -1;
 	skm_hook_clock_start(&f->clock);
+}
+
+/*
+ * The caller may sleep from now on, until its skm_hook_exit(). (The read
+ * side is taken on some paths only: hidden from sparse's lock contexts.)
+ */
+static __always_inline void skm_hook_may_sleep(struct skm_hook_frame *f)
+{
+	if (f->srcu_idx < 0) {
+		f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
+		__release(&skm_hook_srcu);
+	}
+}
+
+/*
+ * May a replacement with nothing to do for a call pass it on as a tail
+ * call (return static_call(skm_orig_<fn>)(...) before skm_hook_enter())?
+ * Yes unless "instrument" times every call. The original then returns
+ * straight to the hooked function's caller: nothing of ours is on the
+ * stack while it runs or sleeps, no frame, no read side.
+ */
+static __always_inline bool skm_hook_untimed(void)
+{
+	return !static_branch_unlikely(&skm_instrument_key);
 }
 
 static __always_inline void skm_hook_orig_in(struct skm_hook_frame *f)
@@ -142,7 +188,10 @@ static __always_inline void skm_hook_exit(struct skm_hook_frame *f,
 					  enum skm_hook_id id)
 {
 	skm_hook_clock_stop(&f->clock, id);
-	srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
+	if (f->srcu_idx >= 0) {
+		__acquire(&skm_hook_srcu);
+		srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
+	}
 }
 
 /**

@@ -53,6 +53,7 @@ void notrace skm_mem_cgroup_css_free(struct cgroup_subsys_state *css)
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
+	skm_hook_may_sleep(&f);		/* the original flushes work */
 	skm_memcg_forget(mem_cgroup_from_css(css));
 	skm_cglists_gone(css->cgroup);
 	skm_hook_orig_in(&f);
@@ -72,6 +73,7 @@ int notrace skm_mem_cgroup_css_online(struct cgroup_subsys_state *css)
 	int ret;
 
 	skm_hook_enter(&f);
+	skm_hook_may_sleep(&f);		/* both allocate with GFP_KERNEL */
 	skm_hook_orig_in(&f);
 	ret = static_call(skm_orig_mem_cgroup_css_online)(css);
 	skm_hook_orig_out(&f);

@@ -312,6 +312,7 @@ int notrace skm_evict_folios(struct lruvec *lruvec, struct skm_scan_control *sc,
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
+	skm_hook_may_sleep(&f);		/* reclaim: cond_resched(), I/O */
 	if (!static_branch_unlikely(&skm_reclaim_key) ||
 	    skm_reclaim_let_batch(lruvec, sc)) {
 		skm_hook_orig_in(&f);

@@ -66,17 +66,44 @@ static __always_inline void skm_uncharge(SKM_CHARGE_TARGET *target,
 		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
 }
 
-/* mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x */
-bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
-					 unsigned int nr_pages, gfp_t gfp_mask)
+static noinline bool notrace skm_charge_framed(SKM_CHARGE_TARGET *target,
+					       unsigned int nr_pages, gfp_t gfp_mask)
 {
 	struct skm_hook_frame f;
 	bool ret;
 
 	skm_hook_enter(&f);
+	if (gfpflags_allow_blocking(gfp_mask))
+		skm_hook_may_sleep(&f);		/* reclaim */
 	ret = skm_charge(target, nr_pages, gfp_mask, &f);
 	skm_hook_exit(&f, SKM_HOOK_CHARGE);
 	return ret;
+}
+
+/*
+ * mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x. With
+ * nothing to count after (sock_limits off), the kernel's charge as a tail
+ * call, its gfp made by throttling.
+ */
+bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
+					 unsigned int nr_pages, gfp_t gfp_mask)
+{
+	if (skm_policy_live(SKM_POLICY_LIMIT) || !skm_hook_untimed())
+		return skm_charge_framed(target, nr_pages, gfp_mask);
+	if (static_branch_unlikely(&skm_throttle_key))
+		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
+	return static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages,
+							     gfp_mask);
+}
+
+static noinline void notrace skm_uncharge_framed(SKM_CHARGE_TARGET *target,
+						 unsigned int nr_pages)
+{
+	struct skm_hook_frame f;
+
+	skm_hook_enter(&f);
+	skm_uncharge(target, nr_pages, &f);
+	skm_hook_exit(&f, SKM_HOOK_UNCHARGE);
 }
 
 /*
@@ -86,11 +113,10 @@ bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
 					   unsigned int nr_pages)
 {
-	struct skm_hook_frame f;
-
-	skm_hook_enter(&f);
-	skm_uncharge(target, nr_pages, &f);
-	skm_hook_exit(&f, SKM_HOOK_UNCHARGE);
+	if (skm_policy_live(SKM_POLICY_LIMIT) || !skm_hook_untimed())
+		skm_uncharge_framed(target, nr_pages);
+	else
+		static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
 }
 
 /*

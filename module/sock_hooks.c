@@ -224,6 +224,9 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
 {
 	int ret;
 
+	/* As the kernel's charge: it may reclaim, and sleep, in a task. */
+	if (gfpflags_allow_blocking(gfp_memcg_charge()))
+		skm_hook_may_sleep(f);
 	skm_hook_orig_in(f);
 	if (!es)
 		ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
@@ -240,19 +243,16 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
  * memcg refusing the charge also takes. The common path is this function
  * alone, with the checks inline; what refuses is out of line.
  */
-int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
-				       int kind)
+static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
+				      int kind, struct skm_excl_sk *es)
 {
 	enum skm_raise_next next = SKM_RAISE_CHARGE;
 	struct skm_limit_walk lw = { };
 	struct skm_hook_frame f;
-	struct skm_excl_sk *es;
 	u32 found;
 	int ret;
 
 	skm_hook_enter(&f);
-	/* Shared with throttling: exclusive accounting only while it is live. */
-	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
 	if (static_branch_unlikely(&skm_throttle_key) ||
 	    skm_policy_live(SKM_POLICY_LIMIT)) {
@@ -289,13 +289,26 @@ out:
 	return ret;
 }
 
-void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
+int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
+				       int kind)
 {
-	struct skm_hook_frame f;
 	struct skm_excl_sk *es;
 
+	/* Shared with throttling: exclusive accounting only while it is live. */
+	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
+	if (likely(!es) && !static_branch_unlikely(&skm_throttle_key) &&
+	    !skm_policy_live(SKM_POLICY_LIMIT) && skm_hook_untimed())
+		return static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt,
+								    kind);
+	return skm_raise(sk, size, amt, kind, es);
+}
+
+static noinline void notrace skm_reduce(struct sock *sk, int amount,
+					struct skm_excl_sk *es)
+{
+	struct skm_hook_frame f;
+
 	skm_hook_enter(&f);
-	es = skm_excl_find(sk);
 	skm_stat_inc_instrumented(SKM_STAT_REDUCE_CALLS);
 	skm_hook_orig_in(&f);
 	if (es)
@@ -306,13 +319,24 @@ void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 	skm_hook_exit(&f, SKM_HOOK_REDUCE);
 }
 
-void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
+void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
+{
+	struct skm_excl_sk *es = skm_excl_find(sk);
+
+	if (likely(!es) && skm_hook_untimed())
+		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
+	else
+		skm_reduce(sk, amount, es);
+}
+
+static noinline void notrace skm_forced(struct sock *sk, int size,
+					struct skm_excl_sk *es)
 {
 	struct skm_hook_frame f;
-	struct skm_excl_sk *es;
 
 	skm_hook_enter(&f);
-	es = skm_excl_find(sk);
+	if (gfpflags_allow_blocking(gfp_memcg_charge()))
+		skm_hook_may_sleep(&f);
 	skm_hook_orig_in(&f);
 	if (es)
 		skm_excl_forced_schedule(es, sk, size);
@@ -320,6 +344,16 @@ void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
 	skm_hook_orig_out(&f);
 	skm_hook_exit(&f, SKM_HOOK_FORCED);
+}
+
+void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
+{
+	struct skm_excl_sk *es = skm_excl_find(sk);
+
+	if (likely(!es) && skm_hook_untimed())
+		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
+	else
+		skm_forced(sk, size, es);
 }
 
 void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
@@ -334,16 +368,24 @@ void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
 	skm_hook_exit(&f, SKM_HOOK_SK_ALLOC);
 }
 
-void notrace skm_mem_cgroup_sk_free(struct sock *sk)
+static noinline void notrace skm_sk_free_timed(struct sock *sk)
 {
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
-	skm_excl_forget(sk);
 	skm_hook_orig_in(&f);
 	static_call(skm_orig_mem_cgroup_sk_free)(sk);
 	skm_hook_orig_out(&f);
 	skm_hook_exit(&f, SKM_HOOK_SK_FREE);
+}
+
+void notrace skm_mem_cgroup_sk_free(struct sock *sk)
+{
+	skm_excl_forget(sk);
+	if (skm_hook_untimed())
+		static_call(skm_orig_mem_cgroup_sk_free)(sk);
+	else
+		skm_sk_free_timed(sk);
 }
 
 /*
@@ -377,6 +419,7 @@ void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
+	skm_hook_may_sleep(&f);		/* lock_sock() */
 	skm_hook_orig_in(&f);
 	static_call(skm_orig_inet_csk_accept)(sock, newsock, newsk);
 	skm_hook_orig_out(&f);
@@ -392,6 +435,7 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
+	skm_hook_may_sleep(&f);
 	skm_hook_sleep_begin(&f, &sleeper, skm_accept_sleep(sk, arg->flags));
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
@@ -411,6 +455,7 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 	struct sock *newsk;
 
 	skm_hook_enter(&f);
+	skm_hook_may_sleep(&f);
 	skm_hook_sleep_begin(&f, &sleeper, skm_accept_sleep(sk, flags));
 	skm_hook_orig_in(&f);
 	newsk = static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
