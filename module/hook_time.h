@@ -22,12 +22,23 @@ struct skm_hook_clock {
 	u64 orig_ns;
 };
 
+/* The clock at a call's entry while "instrument" is on, else 0. */
+static __always_inline u64 skm_hook_clock_now(void)
+{
+	return static_branch_unlikely(&skm_instrument_key) ? local_clock() : 0;
+}
+
+/* Time a call that entered at @t0_ns (skm_hook_clock_now()). */
+static __always_inline void skm_hook_clock_start_at(struct skm_hook_clock *c,
+						    u64 t0_ns)
+{
+	c->t0_ns = t0_ns;
+	c->orig_ns = 0;
+}
+
 static __always_inline void skm_hook_clock_start(struct skm_hook_clock *c)
 {
-	c->t0_ns = 0;
-	c->orig_ns = 0;
-	if (static_branch_unlikely(&skm_instrument_key))
-		c->t0_ns = local_clock();
+	skm_hook_clock_start_at(c, skm_hook_clock_now());
 }
 
 /* Bracket the call of the kernel's original with these two. */

@@ -150,6 +150,13 @@ static __always_inline void skm_hook_enter(struct skm_hook_frame *f)
 	skm_hook_clock_start(&f->clock);
 }
 
+/* The same, for a call whose entry read the clock (skm_hook_clock_now()). */
+static __always_inline void skm_hook_enter_at(struct skm_hook_frame *f, u64 t0_ns)
+{
+	f->srcu_idx = -1;
+	skm_hook_clock_start_at(&f->clock, t0_ns);
+}
+
 /*
  * The caller may sleep from now on, until its skm_hook_exit(). (The read
  * side is taken on some paths only: hidden from sparse's lock contexts.)

@@ -237,38 +237,19 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
 }
 
 /*
- * __sk_mem_raise_allocated(): the socket's exclusivity looked up; the
- * policies' checks in one walk (skm_raise_walk()); then the charge, or the
- * one suppress ending (skm_raise_suppress()), which an exclusive socket's
- * memcg refusing the charge also takes. The common path is this function
- * alone, with the checks inline; what refuses is out of line.
+ * The rest of a raise the checks did not pass straight to the kernel: an
+ * exclusive socket's charge, a refusal's ending, or any raise while
+ * "instrument" times it (from @t0_ns on). Out of line, with the frame.
  */
 static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
-				      int kind, struct skm_excl_sk *es)
+				      int kind, struct skm_excl_sk *es,
+				      enum skm_raise_next next, u64 t0_ns)
 {
-	enum skm_raise_next next = SKM_RAISE_CHARGE;
-	struct skm_limit_walk lw = { };
 	struct skm_hook_frame f;
-	u32 found;
 	int ret;
 
-	skm_hook_enter(&f);
+	skm_hook_enter_at(&f, t0_ns);
 	skm_stat_inc_instrumented(SKM_STAT_RAISE_CALLS);
-	if (static_branch_unlikely(&skm_throttle_key) ||
-	    skm_policy_live(SKM_POLICY_LIMIT)) {
-		rcu_read_lock();
-		found = skm_raise_walk(sk, amt, es, &lw);
-		if (found || lw.e)
-			next = skm_raise_verdict(sk, size, amt, kind, es,
-						 found, lw.e, lw.at);
-		else
-			rcu_read_unlock();
-	} else if (es && skm_excl_backstop(es, sk, amt)) {
-		/* the backstop alone: no walk, and no RCU until it refuses */
-		rcu_read_lock();
-		next = skm_raise_verdict(sk, size, amt, kind, es,
-					 SKM_FOUND_BACKSTOP, NULL, NULL);
-	}
 	if (next == SKM_RAISE_REFUSED) {
 		ret = 0;
 		goto out;
@@ -289,18 +270,46 @@ out:
 	return ret;
 }
 
+/*
+ * __sk_mem_raise_allocated(): the socket's exclusivity looked up; the
+ * policies' checks in one walk (skm_raise_walk()), whose rare verdict is
+ * out of line (skm_raise_verdict()). A raise no check refused, of a socket
+ * that is not exclusive, goes on to the kernel's own function as a tail
+ * call: no frame, no SRCU read side across its charge's reclaim. The rest
+ * is skm_raise(): the charge or the one suppress ending
+ * (skm_raise_suppress()), which an exclusive socket's memcg refusing the
+ * charge also takes.
+ */
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
 {
+	enum skm_raise_next next = SKM_RAISE_CHARGE;
+	u64 t0_ns = skm_hook_clock_now();
+	struct skm_limit_walk lw = { };
 	struct skm_excl_sk *es;
+	u32 found;
 
 	/* Shared with throttling: exclusive accounting only while it is live. */
 	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
-	if (likely(!es) && !static_branch_unlikely(&skm_throttle_key) &&
-	    !skm_policy_live(SKM_POLICY_LIMIT) && skm_hook_untimed())
+	if (static_branch_unlikely(&skm_throttle_key) ||
+	    skm_policy_live(SKM_POLICY_LIMIT)) {
+		rcu_read_lock();
+		found = skm_raise_walk(sk, amt, es, &lw);
+		if (found || lw.e)
+			next = skm_raise_verdict(sk, size, amt, kind, es,
+						 found, lw.e, lw.at);
+		else
+			rcu_read_unlock();
+	} else if (es && skm_excl_backstop(es, sk, amt)) {
+		/* the backstop alone: no walk, and no RCU until it refuses */
+		rcu_read_lock();
+		next = skm_raise_verdict(sk, size, amt, kind, es,
+					 SKM_FOUND_BACKSTOP, NULL, NULL);
+	}
+	if (likely(next == SKM_RAISE_CHARGE && !es && !t0_ns))
 		return static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt,
 								    kind);
-	return skm_raise(sk, size, amt, kind, es);
+	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
 }
 
 static noinline void notrace skm_reduce(struct sock *sk, int amount,
@@ -319,14 +328,17 @@ static noinline void notrace skm_reduce(struct sock *sk, int amount,
 	skm_hook_exit(&f, SKM_HOOK_REDUCE);
 }
 
+/* It never sleeps: untimed, it needs no frame, exclusive or not. */
 void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 {
 	struct skm_excl_sk *es = skm_excl_find(sk);
 
-	if (likely(!es) && skm_hook_untimed())
+	if (!skm_hook_untimed())
+		skm_reduce(sk, amount, es);
+	else if (likely(!es))
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
 	else
-		skm_reduce(sk, amount, es);
+		skm_excl_reduce(es, sk, amount);
 }
 
 static noinline void notrace skm_forced(struct sock *sk, int size,
