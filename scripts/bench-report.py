@@ -10,10 +10,15 @@ printed) and OUT_PREFIX.png (gnuplot, if installed): per depth, each
 configuration's median against the baseline's (no module) in %, with the
 relative standard deviation of its repeats.
 
-A bench_icount run ("ICOUNT config= case= rep= ns=" lines, guest time under
-QEMU's -icount, so instructions) gives the deterministic table instead: each
+A bench_icount run ("ICOUNT config= case= rep= ns= cpu_ns= busy_ns=" lines,
+under QEMU's -icount) gives the deterministic tables instead: each
 configuration's median against the baseline's, with the spread of its
-repeats ((max - min) / median); no chart.
+repeats ((max - min) / median); no chart. The cost is busy_ns: the time the
+CPUs ran any task (schedstat's rq_cpu_time), which under -icount counts
+instructions; the guest time (ns) also counts the time the vCPU sat idle,
+which the guest's clock skips ahead by under sleep=off: printed for
+reference, with the idle share, not as a cost. With "ICOUNT_CALLS" lines
+(each hook's calls per workload), the added instructions per hooked call.
 """
 import math
 import re
@@ -33,6 +38,8 @@ def parse(path):
     runs = defaultdict(list)   # (depth, config, case, threads) -> [values]
     icount = defaultdict(list)  # (config, case) -> [ns]
     icount_cpu = defaultdict(list)  # (config, case) -> [CPU time of the workload, ns]
+    icount_busy = defaultdict(list)  # (config, case) -> [time any task ran, ns]
+    calls = defaultdict(dict)  # (config, case) -> {hook: calls}
     hooks = []
     configs, depths = [], []
     with open(path, errors="replace") as f:
@@ -51,11 +58,16 @@ def parse(path):
                 icount[(kv["config"], kv["case"])].append(int(kv["ns"]))
                 if "cpu_ns" in kv:
                     icount_cpu[(kv["config"], kv["case"])].append(int(kv["cpu_ns"]))
+                if "busy_ns" in kv:
+                    icount_busy[(kv["config"], kv["case"])].append(int(kv["busy_ns"]))
                 if kv["config"] not in configs:
                     configs.append(kv["config"])
+            elif line.startswith("ICOUNT_CALLS "):
+                kv = dict(p.split("=", 1) for p in line.split()[1:])
+                calls[(kv["config"], kv["case"])][kv["hook"]] = int(kv["calls"])
             elif line.startswith("HOOK ") and not line.startswith("HOOK hook "):
                 hooks.append(line.split()[1:])
-    return runs, (icount, icount_cpu), hooks, configs, depths
+    return runs, (icount, icount_cpu, icount_busy, calls), hooks, configs, depths
 
 
 def spread_pct(values):
@@ -94,6 +106,67 @@ def icount_table(icount, configs, title=None):
     return "\n".join(out) + "\n"
 
 
+def cases_of(table):
+    cases = []
+    for _, case in table:
+        if case not in cases:
+            cases.append(case)
+    return cases
+
+
+def per_call_table(busy, calls, configs):
+    """Added instructions per hooked call: (median - off's median) / calls."""
+    cases = cases_of(busy)
+    out = ["instructions added per hooked call: (median - off's median) / the"
+           " workload's hooked calls (instrument=Y run); calls in brackets"]
+    out.append(f"{'config':<10}" + "".join(f" {c:>28}" for c in cases))
+    for c in configs:
+        if c in ("none", "off"):
+            continue
+        row = f"{c:<10}"
+        for case in cases:
+            v, b, n = busy.get((c, case)), busy.get(("off", case)), calls.get((c, case))
+            if not v or not b or not n:
+                row += f" {'-':>28}"
+                continue
+            total = sum(n.values())
+            d = statistics.median(v) - statistics.median(b)
+            row += f" {'%.1f (%d)' % (d / total, total):>28}"
+        out.append(row)
+    hooks = sorted({h for n in calls.values() for h in n})
+    if hooks:
+        out.append("")
+        out.append("hooked calls per workload, by hook (instrument=Y run):")
+        out.append(f"{'config':<10} {'case':<18}" + "".join(f" {h[:26]:>26}" for h in hooks))
+        for c in configs:
+            for case in cases:
+                n = calls.get((c, case))
+                if n:
+                    out.append(f"{c:<10} {case:<18}" +
+                               "".join(f" {n.get(h, 0):>26}" for h in hooks))
+    return "\n".join(out) + "\n"
+
+
+def idle_table(wall, busy, configs):
+    """Guest time, for reference: idle included, so not a cost."""
+    cases = cases_of(wall)
+    out = ["guest time under -icount, for reference only (not a cost: it includes the"
+           " time the vCPU sat idle, which sleep=off skips ahead by): median ns, and"
+           " the idle share of the run that idled most"]
+    out.append(f"{'config':<10}" + "".join(f" {c:>28}" for c in cases))
+    for c in configs:
+        row = f"{c:<10}"
+        for case in cases:
+            w, b = wall.get((c, case)), busy.get((c, case))
+            if not w or not b:
+                row += f" {'-':>28}"
+                continue
+            idle = max((x - y) / x for x, y in zip(w, b)) * 100
+            row += f" {'%d (idle %.2f%%)' % (statistics.median(w), idle):>28}"
+        out.append(row)
+    return "\n".join(out) + "\n"
+
+
 def rsd_pct(values):
     if len(values) < 2:
         return 0.0
@@ -104,9 +177,15 @@ def rsd_pct(values):
 def main():
     log, prefix = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else ""
-    runs, (icount, icount_cpu), hooks, configs, depths = parse(log)
+    runs, (icount, icount_cpu, icount_busy, calls), hooks, configs, depths = parse(log)
     if icount and not runs:
-        text = icount_table(icount, configs)
+        if all(icount_busy.get(k) and min(icount_busy[k]) > 0 for k in icount):
+            text = icount_table(icount_busy, configs, "instructions: the time any task"
+                                " ran under -icount (schedstat rq_cpu_time, ns)")
+            text += "\n" + per_call_table(icount_busy, calls, configs)
+            text += "\n" + idle_table(icount, icount_busy, configs)
+        else:
+            text = icount_table(icount, configs)
         if icount_cpu:
             text += "\n" + icount_table(icount_cpu, configs, "CPU time of the workload's"
                                          " threads (getrusage; under -icount: instructions)")

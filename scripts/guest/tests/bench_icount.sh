@@ -8,10 +8,11 @@
 # connections with one round trip each (skm-rr -c, TCP_CRR), each timed in the
 # guest with CLOCK_MONOTONIC, for each configuration of lib_bench.sh,
 # interleaved over ICOUNT_REPEATS (3) repeats. Prints "ICOUNT" lines for
-# scripts/bench-report.py, each with the workload's CPU time beside its
-# guest time: time the vCPU sat idle (waiting for a timer, say) counts in
-# the guest time too, not in the CPU time. Nothing is asserted on the
-# figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
+# scripts/bench-report.py, each with the workload's CPU time and the time
+# every task ran (busy_ns) beside its guest time: time the vCPU sat idle
+# (waiting for a timer, say) counts in the guest time too, not in the
+# others. Then "ICOUNT_CALLS" lines: each hook's calls in each workload
+# (instrument=Y). Nothing is asserted on the figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
 # but none runs twice in each repeat, with /opt/skmemcg-base.ko (another
 # build) as "CONFIG@base" and the installed module as "CONFIG@new".
 . /tests/lib.sh
@@ -25,23 +26,81 @@ CRR=${ICOUNT_CRR:-2000}
 CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:hooked:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
 
 ip link set lo up 2> /dev/null
+# rq_cpu_time (busy_ns) is kept only with schedstats on; all configurations
+# pay for them alike.
+echo 1 > /proc/sys/kernel/sched_schedstats || fail "kernel.sched_schedstats=1"
+# The workloads' threads run SCHED_FIFO (skm-time.h): on 7.3 under CFS the
+# same 2000 round trips took 70.4 M or 74.2 M instructions from run to run,
+# as the woken thread preempted its peer or not.
+export SKM_FIFO=${ICOUNT_FIFO:-1}
+# TCP_CRR's clients close with a reset (skm-rr.c): no TIME_WAIT sockets
+# pile up from run to run, which later runs would find in their lookups.
+export SKM_CRR_RST=${ICOUNT_CRR_RST:-1}
 cg=$(cgroup_at 1)
 note "icount: $MIB MiB stream, $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
-# Once first, not counted: the boot's first stream ran 1.4 % longer than
-# every later one (memory and caches warming up), whatever the configuration.
-in_cgroup "$cg" skm-tcp -b "$MIB" -c 1 > /dev/null || fail "skm-tcp warm-up"
-in_cgroup "$cg" skm-rr -n 1 -N "$RR" > /dev/null || fail "skm-rr warm-up"
-in_cgroup "$cg" skm-rr -c -n 1 -N "$CRR" > /dev/null || fail "skm-rr -c warm-up"
-# measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns)
-# and the workload's CPU time (cpu_ns): what is not CPU time was waited.
+# busy_ns: how long the CPUs ran tasks, not the idle task (the sum of
+# /proc/schedstat's rq_cpu_time, ns): interrupts and softirqs count where
+# they interrupt a task, and ksoftirqd and kworkers count.
+busy_ns() {
+	# %.0f: busybox awk's %d stops at 2^31
+	awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f\n", s }' /proc/schedstat
+}
+[ "$(busy_ns)" -gt 0 ] || fail "no rq_cpu_time in /proc/schedstat: $(grep -m1 '^cpu0' /proc/schedstat)"
+# Warm-up, not counted, until the guest has settled: the boot's first
+# stream ran 1.4 % longer than every later one on 6.1 (memory and caches
+# warming up), and on 6.12 the first half second after it still ran 1-2 %
+# more instructions and sat idle for tens of ms at a time (a test run of
+# 2026-12-05). Rounds of the three workloads, at most 8, until a round's
+# round trips take what the last round's took, within 0.2 %, and none of
+# its workloads sat idle more than 0.3 % of its time.
+warm=0 last=0
+while [ $warm -lt 8 ]; do
+	warm=$((warm + 1))
+	idle_max=0
+	for w in "skm-tcp -b $MIB -c 1" "skm-rr -n 1 -N $RR" "skm-rr -c -n 1 -N $CRR"; do
+		_b0=$(busy_ns)
+		# shellcheck disable=SC2086 # the workload's words
+		_out=$(in_cgroup "$cg" $w) || fail "warm-up: $w"
+		_busy=$(($(busy_ns) - _b0))
+		_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
+		_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
+		_idle=$(( (_ns - _busy) * 10000 / _ns ))	# in 0.01 %
+		[ $_idle -gt $idle_max ] && idle_max=$_idle
+		case $w in "skm-rr -n"*) rr=$_cpu ;; esac
+	done
+	note "warm-up round $warm (uptime $(cut -d' ' -f1 /proc/uptime) s): round trips $rr ns CPU, idle at most $idle_max/10000"
+	d=$(( (rr - last) * 10000 / rr ))
+	[ $last -gt 0 ] && [ ${d#-} -le 20 ] && [ $idle_max -le 30 ] && break
+	last=$rr
+done
+
+# measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns),
+# the workload's CPU time (cpu_ns) and the time every task ran meanwhile
+# (busy_ns, the launch included): what is not busy was the vCPU idle.
 measure() {
 	_c=$1 _case=$2
 	shift 2
+	_b0=$(busy_ns)
 	_out=$(in_cgroup "$cg" "$@")
+	_b1=$(busy_ns)
 	_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
 	_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
 	[ -n "$_ns" ] && [ -n "$_cpu" ] || fail "$1, $_c: no figure ($_out)"
-	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu"
+	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu busy_ns=$((_b1 - _b0))"
+}
+
+# With throttling on, a raise reads every pressure source, per memcg, for
+# pressure_hold_ms after the last reclaim anywhere (plus 60 s with psi among
+# the sources), and turning it on counts as one; then only the headroom,
+# from the counters (the quiet fast path, throttle_policy.h). The figures
+# are the quiet path's, as on a host where nothing reclaimed for a minute:
+# each load of a configuration with throttling waits that out
+# (ICOUNT_QUIET=0 does not; the guest's clock skips an idle wait, so it
+# costs no time). With ICOUNT_QUIET=0, the figures after a reclaim.
+quiet_wait() {
+	case $1 in throttle | all) ;; *) return 0 ;; esac
+	[ "${ICOUNT_QUIET:-1}" = 1 ] || return 0
+	sleep $(( $(cat $PAR/pressure_hold_ms) / 1000 + 62 ))
 }
 
 rep=1
@@ -60,6 +119,7 @@ while [ $rep -le "$REPEATS" ]; do
 				[ "$build" = base ] && SKM_KO=/opt/skmemcg-base.ko
 			fi
 			config_load "$config" "$cg"
+			quiet_wait "$config"
 			measure "$label" "TCP_STREAM_${MIB}MiB" skm-tcp -b "$MIB" -c 1
 			measure "$label" "TCP_RR_${RR}" skm-rr -n 1 -N "$RR"
 			measure "$label" "TCP_CRR_${CRR}" skm-rr -c -n 1 -N "$CRR"
@@ -69,4 +129,25 @@ while [ $rep -le "$REPEATS" ]; do
 	SKM_KO=
 	rep=$((rep + 1))
 done
+
+# The hooked calls of each workload, per configuration and hook: one more
+# run with instrument=Y (hook_times counts every call; the figures above
+# are without it), for bench-report.py's instructions per hooked call.
+if [ -z "${ICOUNT_AB:-}" ]; then
+	for config in $CONFIGS; do
+		case $config in none | off) continue ;; esac
+		config_load "$config" "$cg"
+		for w in "TCP_STREAM_${MIB}MiB:skm-tcp -b $MIB -c 1" \
+			"TCP_RR_${RR}:skm-rr -n 1 -N $RR" "TCP_CRR_${CRR}:skm-rr -c -n 1 -N $CRR"; do
+			echo 1 > $PAR/instrument || fail "instrument=1"
+			# shellcheck disable=SC2086 # the workload's words
+			in_cgroup "$cg" ${w#*:} > /dev/null || fail "$config: ${w#*:}"
+			awk -v c="$config" -v w="${w%%:*}" 'NR > 1 && $2 > 0 {
+				print "ICOUNT_CALLS config=" c " case=" w " hook=" $1 " calls=" $2 }' \
+				$DBG/hook_times
+			echo 0 > $PAR/instrument
+		done
+		config_unload "$config"
+	done
+fi
 exit 0

@@ -20,7 +20,22 @@ load $ALL_POLICIES
 expect_eq "hooks_installed, every policy on" "$(skm_stat hooks_installed)" "$NHOOKS"
 dmesg | grep -q "skmemcg: loaded on .*: $NHOOKS hooks installed, enabled=1" ||
 	fail "no load line with $NHOOKS hooks in dmesg"
+# Every supported kernel here enters directly (x86-64, direct calls).
+expect_eq "hook_entry_direct" "$(skm_stat hook_entry_direct)" 1
+expect_eq "hooks_direct, every policy on" "$(skm_stat hooks_direct)" "$NHOOKS"
+expect_eq "hooks_ops, every policy on" "$(skm_stat hooks_ops)" 0
 unload
+# hook_entry=ops: the same hooks, through ftrace_ops.
+load $ALL_POLICIES hook_entry=ops
+expect_eq "hook_entry=ops: hook_entry_direct" "$(skm_stat hook_entry_direct)" 0
+expect_eq "hook_entry=ops: hooks_ops" "$(skm_stat hooks_ops)" "$NHOOKS"
+expect_eq "hook_entry=ops: hooked functions" "$(hooked_functions | wc -l)" "$NHOOKS"
+unload
+before=$(dmesg | grep -c 'skmemcg:')
+expect_eq "hook_entry=bogus" "$(skm-insmod "$(find /lib/modules -name skmemcg.ko)" hook_entry=bogus)" EINVAL
+dmesg | grep 'skmemcg:' | tail -n +$((before + 1)) |
+	grep -q "hook_entry=bogus: not auto, direct or ops; not loading" ||
+	fail "no line naming hook_entry=bogus"
 
 load
 expect_eq "enabled default" "$(cat $PAR/enabled)" Y

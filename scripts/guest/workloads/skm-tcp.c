@@ -94,6 +94,8 @@ int main(int argc, char **argv)
 	long long cpu0;
 	double secs;
 
+	skm_maybe_fifo();
+
 	while ((opt = getopt(argc, argv, "b:c:S:R:")) != -1) {
 		if (opt == 'b')
 			bytes_per_conn = atoll(optarg) << 20;

@@ -1,13 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the guest workloads: monotonic time in seconds, and the CPU
- * time of all the process's threads in ns.
+ * Shared by the guest workloads: monotonic time in seconds, the CPU time
+ * of all the process's threads in ns, and SKM_FIFO.
  */
 #ifndef SKM_TIME_H
 #define SKM_TIME_H
 
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+
+/*
+ * With SKM_FIFO=1 in the environment, the process and the threads it makes
+ * from then on run SCHED_FIFO at priority 1 (bench_icount): a thread woken
+ * by its peer then never preempts the one running, whatever their CFS
+ * history, so on one CPU the order of their steps, and the count of
+ * instructions a workload takes, no longer depends on the tick's phase.
+ */
+static inline void skm_maybe_fifo(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	const char *on = getenv("SKM_FIFO");
+
+	if (on && *on == '1' && sched_setscheduler(0, SCHED_FIFO, &sp))
+		perror("SKM_FIFO: sched_setscheduler");
+}
 
 static inline double skm_now(void)
 {
