@@ -25,9 +25,15 @@ struct skm_excl_sk *__skm_excl_find(const struct sock *sk);
  * until skm_excl_release_all(), which first waits out every hook; so a hook
  * working on @sk may keep using it without RCU, across a sleeping charge.
  */
+/* Is any socket exclusive? One load. */
+static inline bool skm_excl_any(void)
+{
+	return atomic_long_read(&skm_excl_nr_sockets);
+}
+
 static inline struct skm_excl_sk *skm_excl_find(const struct sock *sk)
 {
-	if (likely(!atomic_long_read(&skm_excl_nr_sockets)))
+	if (likely(!skm_excl_any()))
 		return NULL;
 	return __skm_excl_find(sk);
 }

@@ -271,17 +271,16 @@ out:
 }
 
 /*
- * __sk_mem_raise_allocated(): the socket's exclusivity looked up; the
- * policies' checks in one walk (skm_raise_walk()), whose rare verdict is
- * out of line (skm_raise_verdict()). A raise no check refused, of a socket
- * that is not exclusive, goes on to the kernel's own function as a tail
- * call: no frame, no SRCU read side across its charge's reclaim. The rest
- * is skm_raise(): the charge or the one suppress ending
+ * The policies' checks of a raise in one walk (skm_raise_walk()), whose rare
+ * verdict is out of line (skm_raise_verdict()). A raise no check refused,
+ * of a socket that is not exclusive, goes on to the kernel's own function
+ * as a tail call: no frame, no SRCU read side across its charge's reclaim.
+ * The rest is skm_raise(): the charge or the one suppress ending
  * (skm_raise_suppress()), which an exclusive socket's memcg refusing the
  * charge also takes.
  */
-int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
-				       int kind)
+static noinline int notrace skm_raise_checked(struct sock *sk, int size,
+					      int amt, int kind)
 {
 	enum skm_raise_next next = SKM_RAISE_CHARGE;
 	u64 t0_ns = skm_hook_clock_now();
@@ -310,6 +309,23 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 		return static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt,
 								    kind);
 	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
+}
+
+/*
+ * __sk_mem_raise_allocated(): with no check on and no exclusive socket
+ * anywhere, untimed, the kernel's own function straight away (loads and
+ * tail calls only: no frame); else the checks.
+ */
+int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
+				       int kind)
+{
+	if (likely(skm_hook_untimed() &&
+		   !static_branch_unlikely(&skm_throttle_key) &&
+		   !skm_policy_live(SKM_POLICY_LIMIT) &&
+		   !(skm_policy_live(SKM_POLICY_EXCLUSIVE) && skm_excl_any())))
+		return static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt,
+								    kind);
+	return skm_raise_checked(sk, size, amt, kind);
 }
 
 static noinline void notrace skm_reduce(struct sock *sk, int amount,
@@ -368,7 +384,7 @@ void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 		skm_forced(sk, size, es);
 }
 
-void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
+static noinline void notrace skm_sk_alloc_timed(struct sock *sk)
 {
 	struct skm_hook_frame f;
 
@@ -378,6 +394,17 @@ void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
 	skm_hook_orig_out(&f);
 	skm_excl_bind(sk);
 	skm_hook_exit(&f, SKM_HOOK_SK_ALLOC);
+}
+
+/* Neither sleeps: untimed, no frame. */
+void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
+{
+	if (!skm_hook_untimed()) {
+		skm_sk_alloc_timed(sk);
+		return;
+	}
+	static_call(skm_orig_mem_cgroup_sk_alloc)(sk);
+	skm_excl_bind(sk);
 }
 
 static noinline void notrace skm_sk_free_timed(struct sock *sk)

@@ -10,14 +10,14 @@ printed) and OUT_PREFIX.png (gnuplot, if installed): per depth, each
 configuration's median against the baseline's (no module) in %, with the
 relative standard deviation of its repeats.
 
-A bench_icount run ("ICOUNT config= case= rep= ns= cpu_ns= busy_ns=" lines,
-under QEMU's -icount) gives the deterministic tables instead: each
+A bench_icount run ("ICOUNT config= case= rep= ns= cpu_ns=" lines, under
+QEMU's -icount) gives the deterministic tables instead: each
 configuration's median against the baseline's, with the spread of its
-repeats ((max - min) / median); no chart. The cost is busy_ns: the time the
-CPUs ran any task (schedstat's rq_cpu_time), which under -icount counts
-instructions; the guest time (ns) also counts the time the vCPU sat idle,
-which the guest's clock skips ahead by under sleep=off: printed for
-reference, with the idle share, not as a cost. With "ICOUNT_CALLS" lines
+repeats ((max - min) / median); no chart. Guest time counts instructions
+only while the vCPU does not idle (under sleep=off its clock skips an idle
+wait): the guest-time table is titled a count of instructions only if no
+run spent more than 0.3 % of its guest time outside the workload's CPU
+time, and says otherwise that it is not a cost. With "ICOUNT_CALLS" lines
 (each hook's calls per workload), the added instructions per hooked call.
 """
 import math
@@ -38,7 +38,6 @@ def parse(path):
     runs = defaultdict(list)   # (depth, config, case, threads) -> [values]
     icount = defaultdict(list)  # (config, case) -> [ns]
     icount_cpu = defaultdict(list)  # (config, case) -> [CPU time of the workload, ns]
-    icount_busy = defaultdict(list)  # (config, case) -> [time any task ran, ns]
     calls = defaultdict(dict)  # (config, case) -> {hook: calls}
     hooks = []
     configs, depths = [], []
@@ -58,8 +57,6 @@ def parse(path):
                 icount[(kv["config"], kv["case"])].append(int(kv["ns"]))
                 if "cpu_ns" in kv:
                     icount_cpu[(kv["config"], kv["case"])].append(int(kv["cpu_ns"]))
-                if "busy_ns" in kv:
-                    icount_busy[(kv["config"], kv["case"])].append(int(kv["busy_ns"]))
                 if kv["config"] not in configs:
                     configs.append(kv["config"])
             elif line.startswith("ICOUNT_CALLS "):
@@ -67,7 +64,7 @@ def parse(path):
                 calls[(kv["config"], kv["case"])][kv["hook"]] = int(kv["calls"])
             elif line.startswith("HOOK ") and not line.startswith("HOOK hook "):
                 hooks.append(line.split()[1:])
-    return runs, (icount, icount_cpu, icount_busy, calls), hooks, configs, depths
+    return runs, (icount, icount_cpu, calls), hooks, configs, depths
 
 
 def spread_pct(values):
@@ -117,6 +114,8 @@ def cases_of(table):
 def per_call_table(busy, calls, configs):
     """Added instructions per hooked call: (median - off's median) / calls."""
     cases = cases_of(busy)
+    if not calls:
+        return ""
     out = ["instructions added per hooked call: (median - off's median) / the"
            " workload's hooked calls (instrument=Y run); calls in brackets"]
     out.append(f"{'config':<10}" + "".join(f" {c:>28}" for c in cases))
@@ -147,24 +146,22 @@ def per_call_table(busy, calls, configs):
     return "\n".join(out) + "\n"
 
 
-def idle_table(wall, busy, configs):
-    """Guest time, for reference: idle included, so not a cost."""
-    cases = cases_of(wall)
-    out = ["guest time under -icount, for reference only (not a cost: it includes the"
-           " time the vCPU sat idle, which sleep=off skips ahead by): median ns, and"
-           " the idle share of the run that idled most"]
-    out.append(f"{'config':<10}" + "".join(f" {c:>28}" for c in cases))
-    for c in configs:
-        row = f"{c:<10}"
-        for case in cases:
-            w, b = wall.get((c, case)), busy.get((c, case))
-            if not w or not b:
-                row += f" {'-':>28}"
-                continue
-            idle = max((x - y) / x for x, y in zip(w, b)) * 100
-            row += f" {'%d (idle %.2f%%)' % (statistics.median(w), idle):>28}"
-        out.append(row)
-    return "\n".join(out) + "\n"
+# A guest-time table is a count of instructions only if no run spent more
+# than this share of its guest time outside the workload's CPU time.
+OUTSIDE_MAX_PCT = 0.3
+
+
+def outside_pct(wall, cpu):
+    """The largest share (%) of a run's guest time not the workload's CPU time."""
+    worst = None
+    for k, w in wall.items():
+        c = cpu.get(k)
+        if not c or len(c) != len(w):
+            return None
+        for x, y in zip(w, c):
+            share = 100 * (x - y) / x
+            worst = share if worst is None else max(worst, share)
+    return worst
 
 
 def rsd_pct(values):
@@ -177,15 +174,20 @@ def rsd_pct(values):
 def main():
     log, prefix = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else ""
-    runs, (icount, icount_cpu, icount_busy, calls), hooks, configs, depths = parse(log)
+    runs, (icount, icount_cpu, calls), hooks, configs, depths = parse(log)
     if icount and not runs:
-        if all(icount_busy.get(k) and min(icount_busy[k]) > 0 for k in icount):
-            text = icount_table(icount_busy, configs, "instructions: the time any task"
-                                " ran under -icount (schedstat rq_cpu_time, ns)")
-            text += "\n" + per_call_table(icount_busy, calls, configs)
-            text += "\n" + idle_table(icount, icount_busy, configs)
+        other = outside_pct(icount, icount_cpu)
+        if other is not None and other <= OUTSIDE_MAX_PCT:
+            title = ("instructions: guest time under -icount shift=0,sleep=off (no run"
+                     f" spent more than {other:.2f}% of it outside the workload's CPU time)")
+        elif other is not None:
+            title = ("guest time under -icount, NOT a cost: up to"
+                     f" {other:.2f}% of a run was the vCPU idle or another task")
         else:
-            text = icount_table(icount, configs)
+            title = None
+        text = icount_table(icount, configs, title)
+        if other is not None and other <= OUTSIDE_MAX_PCT:
+            text += "\n" + per_call_table(icount, calls, configs)
         if icount_cpu:
             text += "\n" + icount_table(icount_cpu, configs, "CPU time of the workload's"
                                          " threads (getrusage; under -icount: instructions)")

@@ -8,11 +8,11 @@
 # connections with one round trip each (skm-rr -c, TCP_CRR), each timed in the
 # guest with CLOCK_MONOTONIC, for each configuration of lib_bench.sh,
 # interleaved over ICOUNT_REPEATS (3) repeats. Prints "ICOUNT" lines for
-# scripts/bench-report.py, each with the workload's CPU time and the time
-# every task ran (busy_ns) beside its guest time: time the vCPU sat idle
-# (waiting for a timer, say) counts in the guest time too, not in the
-# others. Then "ICOUNT_CALLS" lines: each hook's calls in each workload
-# (instrument=Y). Nothing is asserted on the figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
+# scripts/bench-report.py, each with the workload's CPU time beside its
+# guest time: time the vCPU sat idle (waiting for a timer, say), or ran
+# another task, counts in the guest time too, not in the CPU time. Then
+# "ICOUNT_CALLS" lines: each hook's calls in each workload (instrument=Y).
+# Nothing is asserted on the figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
 # but none runs twice in each repeat, with /opt/skmemcg-base.ko (another
 # build) as "CONFIG@base" and the installed module as "CONFIG@new".
 . /tests/lib.sh
@@ -26,9 +26,6 @@ CRR=${ICOUNT_CRR:-2000}
 CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:hooked:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
 
 ip link set lo up 2> /dev/null
-# rq_cpu_time (busy_ns) is kept only with schedstats on; all configurations
-# pay for them alike.
-echo 1 > /proc/sys/kernel/sched_schedstats || fail "kernel.sched_schedstats=1"
 # The workloads' threads run SCHED_FIFO (skm-time.h): on 7.3 under CFS the
 # same 2000 round trips took 70.4 M or 74.2 M instructions from run to run,
 # as the woken thread preempted its peer or not.
@@ -38,33 +35,23 @@ export SKM_FIFO=${ICOUNT_FIFO:-1}
 export SKM_CRR_RST=${ICOUNT_CRR_RST:-1}
 cg=$(cgroup_at 1)
 note "icount: $MIB MiB stream, $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
-# busy_ns: how long the CPUs ran tasks, not the idle task (the sum of
-# /proc/schedstat's rq_cpu_time, ns): interrupts and softirqs count where
-# they interrupt a task, and ksoftirqd and kworkers count.
-busy_ns() {
-	# %.0f: busybox awk's %d stops at 2^31
-	awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f\n", s }' /proc/schedstat
-}
-[ "$(busy_ns)" -gt 0 ] || fail "no rq_cpu_time in /proc/schedstat: $(grep -m1 '^cpu0' /proc/schedstat)"
 # Warm-up, not counted, until the guest has settled: the boot's first
 # stream ran 1.4 % longer than every later one on 6.1 (memory and caches
 # warming up), and on 6.12 the first half second after it still ran 1-2 %
 # more instructions and sat idle for tens of ms at a time (a test run of
-# 2026-12-05). Rounds of the three workloads, at most 8, until a round's
-# round trips take what the last round's took, within 0.2 %, and none of
-# its workloads sat idle more than 0.3 % of its time.
+# 2026-12-05). Rounds of the three workloads, at most ICOUNT_WARMUP (8),
+# until a round's round trips take what the last round's took, within
+# 0.2 %, and none of its workloads sat idle more than 0.3 % of its time.
 warm=0 last=0
-while [ $warm -lt 8 ]; do
+while [ $warm -lt "${ICOUNT_WARMUP:-8}" ]; do
 	warm=$((warm + 1))
 	idle_max=0
 	for w in "skm-tcp -b $MIB -c 1" "skm-rr -n 1 -N $RR" "skm-rr -c -n 1 -N $CRR"; do
-		_b0=$(busy_ns)
 		# shellcheck disable=SC2086 # the workload's words
 		_out=$(in_cgroup "$cg" $w) || fail "warm-up: $w"
-		_busy=$(($(busy_ns) - _b0))
 		_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
 		_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
-		_idle=$(( (_ns - _busy) * 10000 / _ns ))	# in 0.01 %
+		_idle=$(( (_ns - _cpu) * 10000 / _ns ))	# in 0.01 %
 		[ $_idle -gt $idle_max ] && idle_max=$_idle
 		case $w in "skm-rr -n"*) rr=$_cpu ;; esac
 	done
@@ -74,19 +61,17 @@ while [ $warm -lt 8 ]; do
 	last=$rr
 done
 
-# measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns),
-# the workload's CPU time (cpu_ns) and the time every task ran meanwhile
-# (busy_ns, the launch included): what is not busy was the vCPU idle.
+# measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns)
+# and the workload's CPU time (cpu_ns): what is not CPU time was the vCPU
+# idle, or another task.
 measure() {
 	_c=$1 _case=$2
 	shift 2
-	_b0=$(busy_ns)
 	_out=$(in_cgroup "$cg" "$@")
-	_b1=$(busy_ns)
 	_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
 	_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
 	[ -n "$_ns" ] && [ -n "$_cpu" ] || fail "$1, $_c: no figure ($_out)"
-	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu busy_ns=$((_b1 - _b0))"
+	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu"
 }
 
 # With throttling on, a raise reads every pressure source, per memcg, for
