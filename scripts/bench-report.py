@@ -16,8 +16,9 @@ configuration's median against the baseline's, with the spread of its
 repeats ((max - min) / median); no chart. Guest time counts instructions
 only while the vCPU does not idle (under sleep=off its clock skips an idle
 wait): the guest-time table is titled a count of instructions only if no
-run spent more than 0.3 % of its guest time outside the workload's CPU
-time, and says otherwise that it is not a cost. With "ICOUNT_CALLS" lines
+run sat idle (neither the workload's CPU time, cpu_ns, nor the kernel
+threads', other_ns) more than 0.3 % of its guest time, and says otherwise
+that it is not a cost. With "ICOUNT_CALLS" lines
 (each hook's calls per workload), the added instructions per hooked call.
 """
 import math
@@ -39,6 +40,7 @@ def parse(path):
     icount = defaultdict(list)  # (config, case) -> [ns]
     icount_cpu = defaultdict(list)  # (config, case) -> [CPU time of the workload, ns]
     calls = defaultdict(dict)  # (config, case) -> {hook: calls}
+    icount_other = defaultdict(list)  # (config, case) -> [kernel threads' runtime, ns]
     hooks = []
     configs, depths = [], []
     with open(path, errors="replace") as f:
@@ -57,6 +59,8 @@ def parse(path):
                 icount[(kv["config"], kv["case"])].append(int(kv["ns"]))
                 if "cpu_ns" in kv:
                     icount_cpu[(kv["config"], kv["case"])].append(int(kv["cpu_ns"]))
+                if "other_ns" in kv:
+                    icount_other[(kv["config"], kv["case"])].append(int(kv["other_ns"]))
                 if kv["config"] not in configs:
                     configs.append(kv["config"])
             elif line.startswith("ICOUNT_CALLS "):
@@ -64,7 +68,7 @@ def parse(path):
                 calls[(kv["config"], kv["case"])][kv["hook"]] = int(kv["calls"])
             elif line.startswith("HOOK ") and not line.startswith("HOOK hook "):
                 hooks.append(line.split()[1:])
-    return runs, (icount, icount_cpu, calls), hooks, configs, depths
+    return runs, (icount, icount_cpu, icount_other, calls), hooks, configs, depths
 
 
 def spread_pct(values):
@@ -146,20 +150,21 @@ def per_call_table(busy, calls, configs):
     return "\n".join(out) + "\n"
 
 
-# A guest-time table is a count of instructions only if no run spent more
-# than this share of its guest time outside the workload's CPU time.
+# A guest-time table is a count of instructions only if no run sat idle
+# (neither the workload's CPU time nor the kernel threads') more than this
+# share of its guest time.
 OUTSIDE_MAX_PCT = 0.3
 
 
-def outside_pct(wall, cpu):
-    """The largest share (%) of a run's guest time not the workload's CPU time."""
+def outside_pct(wall, cpu, other):
+    """The largest share (%) of a run's guest time its vCPU sat idle."""
     worst = None
     for k, w in wall.items():
-        c = cpu.get(k)
-        if not c or len(c) != len(w):
+        c, o = cpu.get(k), other.get(k) or [0] * len(w)
+        if not c or len(c) != len(w) or len(o) != len(w):
             return None
-        for x, y in zip(w, c):
-            share = 100 * (x - y) / x
+        for x, y, z in zip(w, c, o):
+            share = 100 * (x - y - z) / x
             worst = share if worst is None else max(worst, share)
     return worst
 
@@ -174,15 +179,15 @@ def rsd_pct(values):
 def main():
     log, prefix = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else ""
-    runs, (icount, icount_cpu, calls), hooks, configs, depths = parse(log)
+    runs, (icount, icount_cpu, icount_other, calls), hooks, configs, depths = parse(log)
     if icount and not runs:
-        other = outside_pct(icount, icount_cpu)
+        other = outside_pct(icount, icount_cpu, icount_other)
         if other is not None and other <= OUTSIDE_MAX_PCT:
             title = ("instructions: guest time under -icount shift=0,sleep=off (no run"
-                     f" spent more than {other:.2f}% of it outside the workload's CPU time)")
+                     f" sat idle more than {max(other, 0):.2f}% of it)")
         elif other is not None:
             title = ("guest time under -icount, NOT a cost: up to"
-                     f" {other:.2f}% of a run was the vCPU idle or another task")
+                     f" {other:.2f}% of a run was the vCPU idle")
         else:
             title = None
         text = icount_table(icount, configs, title)

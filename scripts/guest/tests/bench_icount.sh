@@ -8,9 +8,9 @@
 # connections with one round trip each (skm-rr -c, TCP_CRR), each timed in the
 # guest with CLOCK_MONOTONIC, for each configuration of lib_bench.sh,
 # interleaved over ICOUNT_REPEATS (3) repeats. Prints "ICOUNT" lines for
-# scripts/bench-report.py, each with the workload's CPU time beside its
-# guest time: time the vCPU sat idle (waiting for a timer, say), or ran
-# another task, counts in the guest time too, not in the CPU time. Then
+# scripts/bench-report.py, each with the workload's CPU time and the kernel
+# threads' beside its guest time: time the vCPU sat idle (waiting for a
+# timer, say) counts in the guest time too, not in those. Then
 # "ICOUNT_CALLS" lines: each hook's calls in each workload (instrument=Y).
 # Nothing is asserted on the figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
 # but none runs twice in each repeat, with /opt/skmemcg-base.ko (another
@@ -28,8 +28,25 @@ CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:hooked:throttle:pcpu:exclusive:reclai
 ip link set lo up 2> /dev/null
 # The workloads' threads run SCHED_FIFO (skm-time.h): on 7.3 under CFS the
 # same 2000 round trips took 70.4 M or 74.2 M instructions from run to run,
-# as the woken thread preempted its peer or not.
+# as the woken thread preempted its peer or not. 6.1's softirqs wait for
+# ksoftirqd once it has been woken (ksoftirqd_running(), gone by 6.12): as
+# a CFS thread, FIFO threads starve it, and runs then spent up to 33 % of
+# their guest time in it or idle, and under CFS 6.1's streams still moved
+# by up to 7.8 % (runs of 2026-12-05). So ksoftirqd runs FIFO too, above
+# the workloads (SKM_FIFO_ABOVE): woken, it runs at once.
 export SKM_FIFO=${ICOUNT_FIFO:-1}
+SKM_FIFO_ABOVE=$(for f in /proc/[0-9]*/stat; do
+	awk '$2 ~ /^\(ksoftirqd\// { printf "%s ", $1 }' "$f" 2> /dev/null
+done)
+export SKM_FIFO_ABOVE
+note "workloads SCHED_FIFO: $SKM_FIFO"
+# The kernel threads (children of kthreadd), whose runtime during a
+# workload each workload reports as other_ns (skm-time.h): ns - cpu_ns -
+# other_ns is then the time the vCPU sat idle (or ran a task started since).
+SKM_OTHER_PIDS=$(for f in /proc/[0-9]*/stat; do
+	awk '$4 == 2 { printf "%s ", $1 }' "$f" 2> /dev/null
+done)
+export SKM_OTHER_PIDS
 # TCP_CRR's clients close with a reset (skm-rr.c): no TIME_WAIT sockets
 # pile up from run to run, which later runs would find in their lookups.
 export SKM_CRR_RST=${ICOUNT_CRR_RST:-1}
@@ -51,7 +68,8 @@ while [ $warm -lt "${ICOUNT_WARMUP:-8}" ]; do
 		_out=$(in_cgroup "$cg" $w) || fail "warm-up: $w"
 		_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
 		_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
-		_idle=$(( (_ns - _cpu) * 10000 / _ns ))	# in 0.01 %
+		_oth=$(echo "$_out" | sed -n 's/.* other_ns=\([0-9]*\).*/\1/p')
+		_idle=$(( (_ns - _cpu - _oth) * 10000 / _ns ))	# in 0.01 %
 		[ $_idle -gt $idle_max ] && idle_max=$_idle
 		case $w in "skm-rr -n"*) rr=$_cpu ;; esac
 	done
@@ -61,17 +79,18 @@ while [ $warm -lt "${ICOUNT_WARMUP:-8}" ]; do
 	last=$rr
 done
 
-# measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns)
-# and the workload's CPU time (cpu_ns): what is not CPU time was the vCPU
-# idle, or another task.
+# measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns),
+# the workload's CPU time (cpu_ns) and the kernel threads' (other_ns): what
+# is neither was the vCPU idle.
 measure() {
 	_c=$1 _case=$2
 	shift 2
 	_out=$(in_cgroup "$cg" "$@")
 	_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
 	_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
-	[ -n "$_ns" ] && [ -n "$_cpu" ] || fail "$1, $_c: no figure ($_out)"
-	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu"
+	_oth=$(echo "$_out" | sed -n 's/.* other_ns=\([0-9]*\).*/\1/p')
+	[ -n "$_ns" ] && [ -n "$_cpu" ] && [ -n "$_oth" ] || fail "$1, $_c: no figure ($_out)"
+	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth"
 }
 
 # With throttling on, a raise reads every pressure source, per memcg, for

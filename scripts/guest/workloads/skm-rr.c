@@ -10,7 +10,7 @@
  *
  *   skm-rr [-u | -c] [-n THREADS] [-N TRANSACTIONS] [-s SIZE]
  *
- * Prints "transactions=N seconds=S rate=R ns=NS cpu_ns=C" (R: transactions
+ * Prints "transactions=N seconds=S rate=R ns=NS cpu_ns=C other_ns=O" (R: transactions
  * per second, all threads together, between the first request and the last
  * response; NS: S in nanoseconds; C: the CPU time of all the threads
  * meanwhile, ns).
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 {
 	static struct pair pairs[SKM_RR_MAX_THREADS];
 	int threads = 1, opt, i, failed = 0;
-	long long cpu0;
+	long long cpu0, other0;
 	double t0, secs;
 
 	skm_maybe_fifo();
@@ -205,6 +205,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	other0 = skm_other_ns();
 	t0 = skm_now();
 	cpu0 = skm_cpu_ns();
 	for (i = 0; i < threads; i++) {
@@ -221,8 +222,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "skm-rr: an exchange failed\n");
 		return 1;
 	}
-	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f cpu_ns=%lld\n",
+	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f cpu_ns=%lld other_ns=%lld\n",
 	       transactions * threads, secs, transactions * threads / secs,
-	       secs * 1e9, skm_cpu_ns() - cpu0);
+	       secs * 1e9, skm_cpu_ns() - cpu0, skm_other_ns() - other0);
 	return 0;
 }
