@@ -67,6 +67,11 @@ static const struct skm_backstop_case backstop_cases[] = {
 	{ "negative per-CPU drift",	-300, 100,  1000, 10,	false },
 	{ "huge limit, no overflow",	LONG_MAX, LONG_MAX, LONG_MAX, 10000, false },
 	{ "huge counts, small cap",	LONG_MAX, LONG_MAX, 1,    1,	true },
+	{ "small counts, huge cap",	1000, 1000, LONG_MAX, 200,	false },
+	{ "huge counts, huge cap, over", LONG_MAX, LONG_MAX, LONG_MAX / 2, 300, true },
+	{ "huge counts, huge cap, at",	LONG_MAX / 2, LONG_MAX / 2, LONG_MAX / 2, 200, false },
+	{ "products at the edge",	0, 184467440737095516L, 1844674407370955161L, 10, false },
+	{ "products at the edge, over",	0, 184467440737095517L, 1844674407370955161L, 10, true },
 	{ "zero limit",			0,    1,    0,    200,	true },
 	{ "zero limit, nothing",	0,    0,    0,    200,	false },
 };

@@ -109,7 +109,8 @@ extern struct mutex skm_cglist_lock;
  * @list: the list
  * @id: a cgroup id
  *
- * Call under rcu_read_lock() or skm_cglist_lock. Inline: the charge paths
+ * Call under rcu_read_lock(), with preemption disabled (an RCU reader as
+ * well) or under skm_cglist_lock. Inline: the charge paths
  * look up every memcg of a walk.
  */
 static inline struct skm_cglist_entry *skm_cglist_find(struct skm_cglist *list,

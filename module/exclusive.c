@@ -32,6 +32,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/percpu_counter.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -48,28 +49,29 @@
 #include "sock_compat.h"
 #include "sock_charge.h"
 
-#define SKM_EXCL_HASH_BITS	12
 #define SKM_EXCL_LOCK_BITS	8	/* bucket groups with a lock each */
 #define SKM_EXCL_PROTOS		8
 
-/* Pages exclusive sockets of one protocol hold, keyed by its global counter. */
+/*
+ * Pages exclusive sockets of one protocol hold, keyed by its global counter:
+ * @pages plus every CPU's @delta, exact; @pages alone, off by less than
+ * percpu_counter_batch per CPU, is what the backstop reads. As a
+ * percpu_counter, but its add is inline and takes no preemption toggle: each
+ * step (a per-CPU add that returns the sum, the fold of it into @pages, the
+ * per-CPU subtraction of what was folded) keeps the total exact whatever
+ * runs between them or on which CPU, so none needs to be atomic with the
+ * next (skm_excl_pages_add()).
+ */
 struct skm_excl_proto {
 	atomic_long_t *memory_allocated;
-	struct percpu_counter pages;
-};
-
-struct skm_excl_sk {
-	struct hlist_node node;
-	struct sock *sk;
-	struct skm_excl_proto *proto;
 	atomic_long_t pages;
-	struct rcu_head rcu;
+	long __percpu *delta;
 };
 
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
-static struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
 static spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
 static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
@@ -116,11 +118,6 @@ module_param_cb(exclusive_backstop_pct, &skm_uint_ops,
 MODULE_PARM_DESC(exclusive_backstop_pct,
 		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
 
-static u32 skm_excl_bucket(const struct sock *sk)
-{
-	return hash_ptr(sk, SKM_EXCL_HASH_BITS);
-}
-
 /* The lock of @bucket's group: the low bits of the bucket number. */
 static spinlock_t *skm_excl_bucket_lock(u32 bucket)
 {
@@ -130,21 +127,43 @@ static spinlock_t *skm_excl_bucket_lock(u32 bucket)
 
 int __init skm_excl_init(void)
 {
-	int i, ret;
+	int i;
 
 	for (i = 0; i < ARRAY_SIZE(skm_excl_socks); i++)
 		INIT_HLIST_HEAD(&skm_excl_socks[i]);
 	for (i = 0; i < ARRAY_SIZE(skm_excl_socks_locks); i++)
 		spin_lock_init(&skm_excl_socks_locks[i]);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
-		ret = percpu_counter_init(&skm_excl_protos[i].pages, 0, GFP_KERNEL);
-		if (ret) {
+		skm_excl_protos[i].delta = alloc_percpu(long);
+		if (!skm_excl_protos[i].delta) {
 			while (i--)
-				percpu_counter_destroy(&skm_excl_protos[i].pages);
-			return ret;
+				free_percpu(skm_excl_protos[i].delta);
+			return -ENOMEM;
 		}
 	}
 	return 0;
+}
+
+/* Add @pages (negative: subtract) to @p's exclusive pages. */
+static __always_inline void skm_excl_pages_add(struct skm_excl_proto *p, long pages)
+{
+	long delta = this_cpu_add_return(*p->delta, pages);
+
+	if (unlikely(abs(delta) >= READ_ONCE(percpu_counter_batch))) {
+		atomic_long_add(delta, &p->pages);
+		this_cpu_sub(*p->delta, delta);
+	}
+}
+
+/* @p's exclusive pages, exact (every CPU summed): for the slow paths. */
+static long skm_excl_pages_sum(struct skm_excl_proto *p)
+{
+	long pages = atomic_long_read(&p->pages);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		pages += READ_ONCE(*per_cpu_ptr(p->delta, cpu));
+	return pages;
 }
 
 /* The slot of @prot's global counter, claimed on first use; NULL if full. */
@@ -165,21 +184,6 @@ static struct skm_excl_proto *skm_excl_proto(struct proto *prot)
 			return p;
 	}
 	return NULL;
-}
-
-struct skm_excl_sk *__skm_excl_find(const struct sock *sk)
-{
-	struct skm_excl_sk *es, *found = NULL;
-
-	rcu_read_lock();
-	hlist_for_each_entry_rcu(es, &skm_excl_socks[skm_excl_bucket(sk)], node) {
-		if (es->sk == sk) {
-			found = es;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return found;
 }
 
 static struct skm_excl_sk *skm_excl_add(struct sock *sk)
@@ -221,14 +225,14 @@ static void skm_excl_del(struct skm_excl_sk *es)
 static void skm_excl_to_global(struct skm_excl_sk *es, long pages)
 {
 	atomic_long_sub(pages, &es->pages);
-	percpu_counter_sub(&es->proto->pages, pages);
+	skm_excl_pages_add(es->proto, -pages);
 	atomic_long_add(pages, es->proto->memory_allocated);
 }
 
 static void skm_excl_from_global(struct skm_excl_sk *es, long pages)
 {
 	atomic_long_sub(pages, es->proto->memory_allocated);
-	percpu_counter_add(&es->proto->pages, pages);
+	skm_excl_pages_add(es->proto, pages);
 	atomic_long_add(pages, &es->pages);
 }
 
@@ -360,7 +364,7 @@ void skm_excl_forget(struct sock *sk)
 bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt)
 {
 	return skm_backstop_exceeded(sk_memory_allocated(sk),
-				     percpu_counter_read(&es->proto->pages) + amt,
+				     atomic_long_read(&es->proto->pages) + amt,
 				     sk_prot_mem_limits(sk, 2),
 				     READ_ONCE(skm_exclusive_backstop_pct));
 }
@@ -399,7 +403,7 @@ bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp
 	if (!skm_sock_charge(sk, amt, gfp))
 		return false;
 	atomic_long_add(amt, &es->pages);
-	percpu_counter_add(&es->proto->pages, amt);
+	skm_excl_pages_add(es->proto, amt);
 	return true;
 }
 
@@ -420,7 +424,7 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 		excl = min_t(long, have, amount);
 	} while (!atomic_long_try_cmpxchg(&es->pages, &have, have - excl));
 	if (excl)
-		percpu_counter_sub(&es->proto->pages, excl);
+		skm_excl_pages_add(es->proto, -excl);
 	if (amount > excl) {
 		atomic_long_sub(amount - excl, sk->sk_prot->memory_allocated);
 		if (sk_under_global_memory_pressure(sk) &&
@@ -431,23 +435,27 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 }
 
 /**
- * skm_excl_forced_schedule() - sk_forced_mem_schedule() for an exclusive
- * socket: the same forced charge, without the global counter
+ * skm_excl_forced_account() - sk_forced_mem_schedule()'s accounting for an
+ *	exclusive socket: the forward allocation and the exclusive count,
+ *	without the global counter
  * @es: its state
  * @sk: the socket
  * @size: bytes the forward allocation must cover
+ *
+ * Return: the pages the caller must then charge to the memcg, as the kernel
+ * does, with __GFP_NOFAIL (skm_sock_charge_nofail()); 0 for none.
  */
-void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size)
+int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size)
 {
 	int delta = size - sk->sk_forward_alloc, amt;
 
 	if (delta <= 0)
-		return;
+		return 0;
 	amt = sk_mem_pages(delta);
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
 	atomic_long_add(amt, &es->pages);
-	percpu_counter_add(&es->proto->pages, amt);
-	skm_sock_charge(sk, amt, gfp_memcg_charge() | __GFP_NOFAIL);
+	skm_excl_pages_add(es->proto, amt);
+	return amt;
 }
 
 /**
@@ -469,12 +477,15 @@ void skm_excl_release_all(void)
 			skm_excl_del(es);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		struct skm_excl_proto *p = &skm_excl_protos[i];
-		s64 pages = percpu_counter_sum(&p->pages);
+		long pages = skm_excl_pages_sum(p);
+		int cpu;
 
 		if (!p->memory_allocated || !pages)
 			continue;
 		atomic_long_add(pages, p->memory_allocated);
-		percpu_counter_set(&p->pages, 0);
+		atomic_long_set(&p->pages, 0);
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(*per_cpu_ptr(p->delta, cpu), 0);
 		handed += pages;
 	}
 	if (handed)
@@ -489,7 +500,7 @@ void skm_excl_exit(void)
 	skm_excl_release_all();
 	skm_cglist_clear(&skm_excl_cgroups);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
-		percpu_counter_destroy(&skm_excl_protos[i].pages);
+		free_percpu(skm_excl_protos[i].delta);
 }
 
 static void skm_excl_show_stats(struct seq_file *m)
@@ -498,7 +509,7 @@ static void skm_excl_show_stats(struct seq_file *m)
 	int i;
 
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
-		pages += percpu_counter_sum(&skm_excl_protos[i].pages);
+		pages += skm_excl_pages_sum(&skm_excl_protos[i]);
 	seq_printf(m, "exclusive_sockets %ld\n",
 		   atomic_long_read(&skm_excl_nr_sockets));
 	seq_printf(m, "exclusive_pages %ld\n", max(pages, 0L));

@@ -4,6 +4,9 @@
 
 #include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/preempt.h>
+#include <linux/rculist.h>
 #include <linux/moduleparam.h>
 #include <net/sock.h>
 
@@ -12,12 +15,56 @@
 struct cgroup;
 struct mem_cgroup;
 struct seq_file;
-struct skm_excl_sk;
+struct skm_excl_proto;
 struct skm_cglist;
 
 extern atomic_long_t skm_excl_nr_sockets;
 
-struct skm_excl_sk *__skm_excl_find(const struct sock *sk);
+#define SKM_EXCL_HASH_BITS	12
+
+/*
+ * One exclusive socket: in skm_excl_socks, keyed by the socket, with the
+ * pages it holds exclusively.
+ */
+struct skm_excl_sk {
+	struct hlist_node node;
+	struct sock *sk;
+	struct skm_excl_proto *proto;
+	atomic_long_t pages;
+	struct rcu_head rcu;
+};
+
+extern struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+
+static __always_inline u32 skm_excl_bucket(const struct sock *sk)
+{
+	return hash_ptr(sk, SKM_EXCL_HASH_BITS);
+}
+
+/*
+ * The entry of @sk, or NULL. Inline: every raise, reduce and forced charge
+ * of every socket asks, once any socket is exclusive. The walk of the
+ * bucket is an RCU reader by disabling preemption (entries are freed with
+ * kfree_rcu(), whose grace period waits for such sections since RCU's
+ * flavours were consolidated in 4.20): one per-CPU increment and
+ * decrement, where rcu_read_lock() on Debian's PREEMPT_RCU kernels is two
+ * calls.
+ */
+static __always_inline struct skm_excl_sk *__skm_excl_find(const struct sock *sk)
+{
+	struct skm_excl_sk *es, *found = NULL;
+
+	preempt_disable_notrace();
+	hlist_for_each_entry_rcu(es, &skm_excl_socks[skm_excl_bucket(sk)], node,
+				 preempt_count()) {
+		if (es->sk == sk) {
+			found = es;
+			break;
+		}
+	}
+	preempt_enable_notrace();
+	return found;
+}
 
 /*
  * The exclusive state of @sk, or NULL. One load when no socket is exclusive.
@@ -51,7 +98,7 @@ bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt);
 void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v);
 bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp);
 void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
-void skm_excl_forced_schedule(struct skm_excl_sk *es, struct sock *sk, int size);
+int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size);
 
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 extern struct skm_cglist skm_excl_cgroups;

@@ -33,11 +33,35 @@ bool skm_exclusive_decide(bool dflt, bool listed, bool is_child,
 			  bool listener_exclusive);
 
 /**
+ * skm_backstop_cap_pages() - tcp_mem[2] x exclusive_backstop_pct / 100
+ * @hard_limit_pages: tcp_mem[2], not negative
+ * @pct: exclusive_backstop_pct
+ *
+ * Return: the cap in pages, rounded down; ULONG_MAX where it does not fit.
+ */
+static inline unsigned long skm_backstop_cap_pages(unsigned long hard_limit_pages,
+						   unsigned int pct)
+{
+	unsigned long base, cap;
+
+	if (check_mul_overflow(hard_limit_pages / 100, (unsigned long)pct, &base) ||
+	    check_add_overflow(base, hard_limit_pages % 100 * pct / 100, &cap))
+		return ULONG_MAX;
+	return cap;
+}
+
+/**
  * skm_backstop_exceeded() - is the host over the exclusive backstop?
  * @global_pages: the protocol's global counter (non-exclusive sockets)
  * @exclusive_pages: pages held by exclusive sockets, this charge included
  * @hard_limit_pages: tcp_mem[2] (the protocol's hard limit)
  * @pct: exclusive_backstop_pct; 0 turns the backstop off
+ *
+ * Every raise of an exclusive socket asks, so no division: in integers,
+ * total > floor(hard x pct / 100) is total x 100 > hard x pct. Both
+ * products fit in 64 bits on any real host (pct <= 10000, hard below
+ * 2^50 pages); where only one does not, the other side is the smaller;
+ * where neither does, skm_backstop_cap_pages() decides.
  *
  * Return: true when @global_pages + @exclusive_pages exceeds
  * @hard_limit_pages * @pct / 100. Negative counts (per-CPU batching) count
@@ -46,22 +70,21 @@ bool skm_exclusive_decide(bool dflt, bool listed, bool is_child,
 static inline bool skm_backstop_exceeded(long global_pages, long exclusive_pages,
 					 long hard_limit_pages, unsigned int pct)
 {
-	unsigned long total, cap, base;
+	unsigned long total, hard, total_x100, cap_x100;
+	bool total_huge, cap_huge;
 
 	if (!pct)
 		return false;
-	global_pages = max(global_pages, 0L);
-	exclusive_pages = max(exclusive_pages, 0L);
-	hard_limit_pages = max(hard_limit_pages, 0L);
-
-	total = (unsigned long)global_pages + exclusive_pages;
-	/* hard * pct / 100, saturating */
-	if (check_mul_overflow((unsigned long)hard_limit_pages / 100,
-			       (unsigned long)pct, &base) ||
-	    check_add_overflow(base, (unsigned long)hard_limit_pages % 100 * pct / 100,
-			       &cap))
-		cap = ULONG_MAX;
-	return total > cap;
+	/* two longs at most LONG_MAX each: their sum fits */
+	total = (unsigned long)max(global_pages, 0L) + max(exclusive_pages, 0L);
+	hard = max(hard_limit_pages, 0L);
+	total_huge = check_mul_overflow(total, 100UL, &total_x100);
+	cap_huge = check_mul_overflow(hard, (unsigned long)pct, &cap_x100);
+	if (likely(!total_huge && !cap_huge))
+		return total_x100 > cap_x100;
+	if (!total_huge || !cap_huge)
+		return total_huge;
+	return total > skm_backstop_cap_pages(hard, pct);
 }
 
 #endif /* _SKMEMCG_EXCLUSIVE_POLICY_H */

@@ -72,6 +72,22 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
 	return true;
 }
 
+/*
+ * Skmemcg state for every limited memcg from @memcg up (but the root),
+ * after a charge that was the first of one of them. skm_memcg_get()
+ * allocates, which an RT kernel does not allow with preemption disabled:
+ * hence a walk of its own, under rcu_read_lock(). @memcg is pinned by the
+ * charge's caller, its ancestors by it.
+ */
+static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
+{
+	rcu_read_lock();
+	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
+		if (skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup)))
+			skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN);
+	rcu_read_unlock();
+}
+
 /**
  * skm_limit_charged() - count pages charged to @memcg's sockets
  * @memcg: the memcg charged
@@ -85,17 +101,19 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
 void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
 	struct skm_cglist_entry *e;
+	struct mem_cgroup *pos;
+	bool first = false;
 
-	rcu_read_lock();
-	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
-		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
-		if (!e)
-			continue;
-		if (atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
-		    memcg->css.parent)
-			skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN);
+	/* an RCU reader as __skm_excl_find() is: nothing here sleeps */
+	preempt_disable_notrace();
+	for (pos = memcg; pos; pos = parent_mem_cgroup(pos)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
+		if (e && atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages)
+			first = true;
 	}
-	rcu_read_unlock();
+	preempt_enable_notrace();
+	if (unlikely(first))
+		skm_limit_get_states(memcg);
 }
 
 /**
@@ -110,7 +128,8 @@ void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
 	struct skm_cglist_entry *e;
 	long old;
 
-	rcu_read_lock();
+	/* an RCU reader as __skm_excl_find() is: nothing here sleeps */
+	preempt_disable_notrace();
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (!e)
@@ -120,7 +139,7 @@ void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
 						skm_limit_usage_sub(old, nr_pages)))
 			;
 	}
-	rcu_read_unlock();
+	preempt_enable_notrace();
 }
 
 /**

@@ -82,14 +82,23 @@ static noinline bool notrace skm_charge_framed(SKM_CHARGE_TARGET *target,
 
 /*
  * mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x. With
- * nothing to count after (sock_limits off), the kernel's charge as a tail
- * call, its gfp made by throttling.
+ * nothing to count after, the kernel's charge as a tail call, its gfp made
+ * by throttling: sock_limits off, or a charge that cannot fail
+ * (__GFP_NOFAIL: TCP's forced charges, which try_charge_memcg() forces past
+ * the limit rather than fail), which sock_limits counts before it. Only a
+ * charge that may fail is counted after, in a frame, with the SRCU read
+ * side across its reclaim.
  */
 bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 					 unsigned int nr_pages, gfp_t gfp_mask)
 {
-	if (skm_policy_live(SKM_POLICY_LIMIT) || !skm_hook_untimed())
+	if (unlikely(!skm_hook_untimed()))
 		return skm_charge_framed(target, nr_pages, gfp_mask);
+	if (skm_policy_live(SKM_POLICY_LIMIT)) {
+		if (!(gfp_mask & __GFP_NOFAIL))
+			return skm_charge_framed(target, nr_pages, gfp_mask);
+		skm_limit_charged(skm_charge_memcg(target), nr_pages);
+	}
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
 	return static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages,
@@ -108,15 +117,19 @@ static noinline void notrace skm_uncharge_framed(SKM_CHARGE_TARGET *target,
 
 /*
  * mem_cgroup_uncharge_skmem() on 6.x, mem_cgroup_sk_uncharge() on 7.x:
- * hooked for sock_limits' count.
+ * hooked for sock_limits' count, taken before the kernel's uncharge (which
+ * cannot fail), so that the kernel's is a tail call.
  */
 void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
 					   unsigned int nr_pages)
 {
-	if (skm_policy_live(SKM_POLICY_LIMIT) || !skm_hook_untimed())
+	if (unlikely(!skm_hook_untimed())) {
 		skm_uncharge_framed(target, nr_pages);
-	else
-		static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
+		return;
+	}
+	if (skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
 }
 
 /*
@@ -127,6 +140,21 @@ void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
 bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
 {
 	return skm_charge(skm_charge_target(sk), nr_pages, gfp_mask, NULL);
+}
+
+/*
+ * An exclusive socket's forced charge, as the kernel's sk_forced_mem_schedule()
+ * makes it (__GFP_NOFAIL), with nothing to count after (sock_limits off): the
+ * kernel's charge as a tail call, called as one (skm_sk_forced_mem_schedule()).
+ */
+void notrace skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages)
+{
+	gfp_t gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
+
+	if (static_branch_unlikely(&skm_throttle_key))
+		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
+	static_call(skm_orig_mem_cgroup_charge_skmem)(skm_charge_target(sk),
+						      nr_pages, gfp_mask);
 }
 
 void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages)

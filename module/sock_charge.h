@@ -17,6 +17,7 @@
  * memcg-exclusive accounting.
  */
 bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask);
+void skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages);
 void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages);
 
 /* The replacements: a charge (SKM_SK_CHARGE_SYM; see sock_compat.h) */

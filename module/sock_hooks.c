@@ -24,6 +24,7 @@
 #include "hooks.h"
 #include "limit.h"
 #include "sndpark.h"
+#include "sock_charge.h"
 #include "sock_compat.h"
 #include "sock_hooks.h"
 #include "sock_verdict.h"
@@ -89,6 +90,7 @@ enum skm_raise_next {
 	SKM_RAISE_CHARGE,	/* no check refused: charge */
 	SKM_RAISE_FORCE,	/* refused, but a stream sender under its sndbuf */
 	SKM_RAISE_REFUSED,	/* refused: return 0 */
+	SKM_RAISE_MEMCG_REFUSED, /* an exclusive socket's memcg refused it */
 };
 
 /*
@@ -237,8 +239,28 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
 }
 
 /*
+ * An exclusive socket's charge no check refused, untimed: its memcg alone,
+ * in the caller's frame, with the SRCU read side only across a charge that
+ * may reclaim. Return: true if charged; if not, skm_raise() takes the
+ * kernel's ending (SKM_RAISE_MEMCG_REFUSED).
+ */
+static __always_inline bool skm_raise_exclusive(struct sock *sk, int amt,
+						struct skm_excl_sk *es)
+{
+	struct skm_hook_frame f;
+	bool charged;
+
+	skm_hook_enter(&f);
+	if (gfpflags_allow_blocking(gfp_memcg_charge()))
+		skm_hook_may_sleep(&f);
+	charged = skm_excl_charge(es, sk, amt, gfp_memcg_charge());
+	skm_hook_exit(&f, SKM_HOOK_RAISE);
+	return charged;
+}
+
+/*
  * The rest of a raise the checks did not pass straight to the kernel: an
- * exclusive socket's charge, a refusal's ending, or any raise while
+ * exclusive socket's memcg refusing, a refusal's ending, or any raise while
  * "instrument" times it (from @t0_ns on). Out of line, with the frame.
  */
 static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
@@ -254,10 +276,12 @@ static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
 		ret = 0;
 		goto out;
 	}
-	ret = skm_raise_charge(&f, sk, size, amt, kind, es,
-			       next == SKM_RAISE_FORCE ? __GFP_NOFAIL : 0);
-	if (ret || !es || next == SKM_RAISE_FORCE)
-		goto out;
+	if (next != SKM_RAISE_MEMCG_REFUSED) {
+		ret = skm_raise_charge(&f, sk, size, amt, kind, es,
+				       next == SKM_RAISE_FORCE ? __GFP_NOFAIL : 0);
+		if (ret || !es || next == SKM_RAISE_FORCE)
+			goto out;
+	}
 	/* An exclusive socket's memcg refused: the kernel's own ending. */
 	rcu_read_lock();
 	next = skm_raise_suppress(sk, size, kind, (struct skm_suppress){
@@ -305,9 +329,14 @@ static noinline int notrace skm_raise_checked(struct sock *sk, int size,
 		next = skm_raise_verdict(sk, size, amt, kind, es,
 					 SKM_FOUND_BACKSTOP, NULL, NULL);
 	}
-	if (likely(next == SKM_RAISE_CHARGE && !es && !t0_ns))
-		return static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt,
-								    kind);
+	if (likely(next == SKM_RAISE_CHARGE && !t0_ns)) {
+		if (!es)
+			return static_call(skm_orig_sk_mem_raise_allocated)(sk, size,
+									    amt, kind);
+		if (skm_raise_exclusive(sk, amt, es))
+			return 1;
+		next = SKM_RAISE_MEMCG_REFUSED;
+	}
 	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
 }
 
@@ -361,27 +390,42 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
 					struct skm_excl_sk *es)
 {
 	struct skm_hook_frame f;
+	int amt;
 
 	skm_hook_enter(&f);
 	if (gfpflags_allow_blocking(gfp_memcg_charge()))
 		skm_hook_may_sleep(&f);
 	skm_hook_orig_in(&f);
-	if (es)
-		skm_excl_forced_schedule(es, sk, size);
-	else
+	amt = es ? skm_excl_forced_account(es, sk, size) : 0;
+	if (!es)
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
+	else if (amt)
+		skm_sock_charge(sk, amt, gfp_memcg_charge() | __GFP_NOFAIL);
 	skm_hook_orig_out(&f);
 	skm_hook_exit(&f, SKM_HOOK_FORCED);
 }
 
+/*
+ * Untimed, with nothing to count after the charge (sock_limits off), an
+ * exclusive socket's forced charge is a tail call as well: it cannot fail,
+ * so nothing of ours waits for it, and nothing of ours is on the stack
+ * while it reclaims (no frame, no SRCU read side).
+ */
 void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 {
 	struct skm_excl_sk *es = skm_excl_find(sk);
+	int amt;
 
-	if (likely(!es) && skm_hook_untimed())
-		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
-	else
+	if (unlikely(!skm_hook_untimed() ||
+		     (es && skm_policy_live(SKM_POLICY_LIMIT)))) {
 		skm_forced(sk, size, es);
+	} else if (likely(!es)) {
+		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
+	} else {
+		amt = skm_excl_forced_account(es, sk, size);
+		if (amt)
+			skm_sock_charge_nofail(sk, amt);
+	}
 }
 
 static noinline void notrace skm_sk_alloc_timed(struct sock *sk)
