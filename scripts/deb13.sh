@@ -11,8 +11,9 @@
 # trixie-security and trixie-backports from the same hosts, and kept in
 # $SKM_CACHE/deb13 (outside the clone). "setup" installs, when missing, the
 # newest linux-image and linux-headers of the 7.x line that trixie-backports
-# offers (the third tested kernel) and the headers of Debian 13's own 6.12
-# (+deb13, a build target). Packages are shared with the host's apt archive
+# offers (the third tested kernel) with its linux-source-7.x (the memcg
+# selftests of the conformance stage), and the headers of Debian 13's own
+# 6.12 (+deb13, a build target). Packages are shared with the host's apt archive
 # through hard links (skm_debs_share, lib.sh), so a package is downloaded
 # once.
 #
@@ -111,6 +112,10 @@ setup() {
 	installed "linux-image-$k7" || want+=("linux-image-$k7")
 	installed "linux-headers-$k7" || want+=("linux-headers-$k7")
 	installed "linux-headers-$k612" || want+=("linux-headers-$k612")
+	# Its source: the test command builds the kernel's memcg selftests from
+	# it (scripts/selftests-build.sh, the conformance stage).
+	src7=linux-source-$(echo "$k7" | cut -d. -f1-2)
+	installed "$src7" || want+=("$src7")
 	# The 7.x image needs linux-base >= 4.17, only in trixie-backports.
 	[ ${#want[@]} -eq 0 ] || install linux-base "${want[@]}"
 	skm_log "deb13: root $root; kernels: $k7 (boot), $k612 (build)"

@@ -30,7 +30,7 @@ root=
 skm_in_deb13 "$kver" && root=$(skm_deb13_root)
 ver=$(installed_version "$root")
 if [ -z "$ver" ]; then
-	# Only make conformance wants the source, so setup does not install it.
+	# setup installs it (setup.sh, deb13.sh); here for a tree set up before.
 	if [ -n "$root" ]; then
 		"$SKM_ROOT/scripts/deb13.sh" install "$pkg"
 	else
@@ -78,6 +78,27 @@ static void __attribute__((constructor)) skm_linebuf(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 EOC
+# SKM_TESTS in the environment (comma-separated test names, as the "ok"
+# lines print them) runs only those; unset or empty, all: the test command
+# runs the protection tests alone (conform_memcg's CONFORM_TESTS). A test
+# left out prints nothing (the plan's count then differs from the tests
+# run, which only the exit status says; conform_memcg reads the lines).
+cat > "$out/choose.c" <<'EOC'
+#include <stdlib.h>
+#include <string.h>
+int skm_test_wanted(const char *name)
+{
+	const char *list = getenv("SKM_TESTS"), *p;
+	size_t n = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+EOC
 # A test that fails says only "not ok": each "goto cleanup..." also prints
 # the line it left from to stderr, so the log of a failure shows which check
 # failed (a pass may leave the same way). The tests are otherwise upstream's
@@ -88,6 +109,10 @@ EOC
 for t in test_memcontrol test_kmem; do
 	sed -E 's/\<goto (cleanup[a-z_]*);/{ fprintf(stderr, "%s: left for cleanup at line %d\\n", __func__, __LINE__); goto \1; }/' \
 		"$st/cgroup/$t.c" > "$st/cgroup/$t.traced.c"
+	sed -i 's/^\(\s*\)switch (tests\[i\]\.fn(root)) {/\1{ extern int skm_test_wanted(const char *); if (!skm_test_wanted(tests[i].name)) continue; }\n&/' \
+		"$st/cgroup/$t.traced.c"
+	grep -q 'skm_test_wanted(tests' "$st/cgroup/$t.traced.c" ||
+		skm_die "$t.c of $pkg $ver: no test loop (\"switch (tests[i].fn(root))\") to choose tests in"
 done
 # Two backports of upstream's later test_kmem.c, applied only where the
 # source still has the old check, so that the stock kernel passes:
@@ -116,7 +141,7 @@ for t in test_memcontrol test_kmem; do
 	# (-w: their warnings are upstream's; the linker's about getaddrinfo()
 	# in a static program is fine: the guest's /etc/hosts answers it)
 	gcc -static -pthread -w -I"$st" -I"$st/cgroup/lib/include" \
-		-o "$out/$t" "$st/cgroup/$t.traced.c" "$util" "$out/linebuf.c" > "$out/$t.build.log" 2>&1 ||
+		-o "$out/$t" "$st/cgroup/$t.traced.c" "$util" "$out/linebuf.c" "$out/choose.c" > "$out/$t.build.log" 2>&1 ||
 		{ cat "$out/$t.build.log" >&2; skm_die "building $t from $pkg $ver"; }
 done
 echo "$pkg $ver" > "$out/source"

@@ -56,6 +56,14 @@ if [ -z "$k612" ] || [ ! -d "/lib/modules/$k612/build" ]; then
 	$sudo apt-get install -y -q --no-install-recommends \
 		"linux-image-$kver" "linux-headers-$kver" linux-source-6.12
 fi
+# The memcg selftests of the test command's conformance stage are built
+# from each kernel's Debian source (scripts/selftests-build.sh): 6.1's is in
+# the list above, 6.12's comes with its kernel, or here if that was
+# installed before (7.x's: scripts/deb13.sh setup).
+if ! installed linux-source-6.12; then
+	skm_log "setup: installing linux-source-6.12"
+	$sudo apt-get install -y -q --no-install-recommends linux-source-6.12
+fi
 # promtool, which checks skmemcg-exporter's output (scripts/exporter-test.sh,
 # scripts/exporter-promcheck.sh): unpacked from Debian's prometheus package
 # into the cache, not installed, so that no Prometheus server starts here.

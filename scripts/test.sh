@@ -72,6 +72,9 @@ if [ "${1:-}" = testbed ]; then
 	exit
 fi
 
+# The conformance stage's states and tests (conform_memcg; docs/testing.md).
+SKM_CONFORM_ENV="CONFORM_STATES=stock+reclaim_cliff+reclaim_seed+reclaim_linear CONFORM_BINS=test_memcontrol CONFORM_TESTS=test_memcg_min+test_memcg_low+test_memcg_protection"
+
 # kernel_chain KVER: every boot of one kernel, one after the other.
 kernel_chain() {
 	local kver=$1 vm=$SKM_ROOT/scripts/vm.sh numa_cases
@@ -98,6 +101,12 @@ kernel_chain() {
 		-T 1500 -t "$(skm_guest_cases reclaim)"
 	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
 		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
+	# Conformance: the kernel's own protection tests (test_memcontrol's
+	# test_memcg_min and test_memcg_low, and test_memcg_protection where
+	# a kernel names one so) on the stock kernel and under each reclaim
+	# policy; make conformance runs every test in every state.
+	counted "vm-conform-$kver" "$vm" -k "$kver" -q -w conform -m 1536 -T 1200 \
+		-t conform_memcg -e "$SKM_CONFORM_ENV"
 	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
 	counted "vm-lockdown-$kver" "$vm" -k "$kver" -q -w lockdown \
 		-t "$(skm_guest_cases lockdown)"
