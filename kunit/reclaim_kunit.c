@@ -128,6 +128,37 @@ static void skm_reclaim_scan_pages_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skm_reclaim_scan_pages(c->pages, c->ppm), c->want);
 }
 
+/* skm_reclaim_min_cap_ppm(usage, emin): the share above memory.min */
+struct skm_cap_case {
+	const char *desc;
+	u64 usage;
+	u64 emin;
+	u32 want;
+};
+
+static const struct skm_cap_case cap_cases[] = {
+	{ "no memory.min: all",			1000, 0, ONE },
+	{ "twice emin: half",			1999, 1000, 500000 },
+	{ "a page above emin: about nothing",	16384, 16383, 122 },
+	{ "at emin: about nothing",		16383, 16383, 61 },
+	{ "below emin: as at emin",		100, 16383, 61 },
+	{ "64-bit usage, tiny emin: all but",	U64_MAX, 1, ONE - 1 },
+};
+
+static void skm_cap_desc(const struct skm_cap_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_cap, cap_cases, skm_cap_desc);
+
+static void skm_reclaim_min_cap_ppm_test(struct kunit *test)
+{
+	const struct skm_cap_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_reclaim_min_cap_ppm(c->usage, c->emin), c->want);
+}
+
 /* skm_reclaim_size_for_ppm(): pages = the protection */
 static const struct skm_ppm_case size_cases[] = {
 	{ "none: p - 1",		1000, 0, 999 },
@@ -285,6 +316,7 @@ static void skm_reclaim_policy_parse_test(struct kunit *test)
 static struct kunit_case skm_reclaim_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_reclaim_scan_ppm_test, skm_scan_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_scan_pages_test, skm_pages_gen_params),
+	KUNIT_CASE_PARAM(skm_reclaim_min_cap_ppm_test, skm_cap_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_size_for_ppm_test, skm_size_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_kernel_roundtrip_test, skm_roundtrip_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_dither_ppm_test, skm_dither_gen_params),

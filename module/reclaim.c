@@ -210,13 +210,27 @@ static u32 skm_reclaim_pass_ppm(u32 ppm)
 	return skm_reclaim_dither_ppm(ppm, get_random_u32_below(SKM_PPM_ONE));
 }
 
+/*
+ * One pass's fraction, @ppm drawn by skm_reclaim_pass_ppm(), capped at the
+ * share of the lists above emin (skm_reclaim_min_cap_ppm()): a pass over a
+ * memcg just above its memory.min must not scan its whole target, which
+ * at a low priority took it far below (issue 40: 43 to 49 MiB of a 64 MiB
+ * memory.min on 6.1's classic LRU under memory.reclaim of the parent).
+ */
+static u32 skm_reclaim_floor_ppm(struct mem_cgroup *memcg, unsigned long usage,
+				 u32 ppm)
+{
+	return min(skm_reclaim_pass_ppm(ppm),
+		   skm_reclaim_min_cap_ppm(usage, READ_ONCE(memcg->memory.emin)));
+}
+
 #ifdef SKM_FAMILY_7_3
 unsigned long notrace
 skm_apply_proportional_protection(struct mem_cgroup *memcg,
 				  struct skm_scan_control *sc, unsigned long scan)
 {
 	struct skm_hook_frame f;
-	unsigned long ret;
+	unsigned long ret, usage;
 	u64 protection;
 	bool shaped;
 	u32 ppm;
@@ -233,10 +247,12 @@ skm_apply_proportional_protection(struct mem_cgroup *memcg,
 		skm_stat_inc(SKM_STAT_RECLAIM_INSANE);
 		goto out;
 	}
-	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
-			      sc->memcg_low_reclaim, &protection, &shaped);
+	usage = page_counter_read(&memcg->memory);
+	ppm = skm_reclaim_ppm(memcg, usage, sc->memcg_low_reclaim, &protection,
+			      &shaped);
 	if (shaped)
-		ret = skm_reclaim_scan_pages(scan, skm_reclaim_pass_ppm(ppm));
+		ret = skm_reclaim_scan_pages(scan,
+					     skm_reclaim_floor_ppm(memcg, usage, ppm));
 out:
 	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
 	return ret;
@@ -263,7 +279,8 @@ unsigned long notrace skm_mem_cgroup_size(struct mem_cgroup *memcg)
 	ppm = skm_reclaim_ppm(memcg, size, sc->memcg_low_reclaim, &protection,
 			      &shaped);
 	if (shaped && protection)
-		size = skm_reclaim_size_for_ppm(protection, skm_reclaim_pass_ppm(ppm));
+		size = skm_reclaim_size_for_ppm(protection,
+						skm_reclaim_floor_ppm(memcg, size, ppm));
 out:
 	skm_hook_exit(&f, SKM_HOOK_MEMCG_SIZE);
 	return size;

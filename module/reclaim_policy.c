@@ -97,6 +97,34 @@ u32 skm_reclaim_scan_ppm(enum skm_reclaim_policy policy, u64 usage, u64 emin,
 }
 
 /**
+ * skm_reclaim_min_cap_ppm() - the most of a memcg's LRU lists one reclaim
+ *	pass may scan under its memory.min
+ * @usage: the memcg's usage, pages
+ * @emin: effective memory.min, pages
+ *
+ * memory.min is a hard floor, whatever the policy: the kernel skips a memcg
+ * at or below emin only when it visits it, and one pass over a memcg a
+ * page above emin scans its lists' target whole (cliff, seed's low-reclaim
+ * pass, any pass drawn 1 by reclaim_dither), which at a low reclaim
+ * priority is all of them. Capped at the share of the lists above emin,
+ * 1 - emin / (max(u, emin) + 1) (the kernel's own linear curve with
+ * p = emin), a pass cannot take the memcg far below it.
+ *
+ * Return: that share in ppm; SKM_PPM_ONE when @emin is 0.
+ */
+u32 skm_reclaim_min_cap_ppm(u64 usage, u64 emin)
+{
+	u64 size;
+
+	if (!emin)
+		return SKM_PPM_ONE;
+	size = max(usage, emin);
+	if (size == U64_MAX)	/* no room for the + 1 */
+		size--;
+	return skm_ppm_scaled(size + 1 - emin, size + 1, SKM_GAIN_PCT_ONE);
+}
+
+/**
  * skm_reclaim_scan_pages() - scan target of one LRU list
  * @lru_pages: the list's size
  * @scan_ppm: from skm_reclaim_scan_ppm()

@@ -25,7 +25,9 @@
  * With reclaim_dither (the default) each pass takes the fraction all or
  * nothing, 1 with probability f, so that the kernel's shift of the target
  * by the reclaim priority does not round a small memcg's fraction to 0 or
- * to all of it (skm_reclaim_dither_ppm()).
+ * to all of it (skm_reclaim_dither_ppm()). Whatever the policy and the
+ * draw, a pass scans at most the share of the lists above emin
+ * (skm_reclaim_min_cap_ppm()): memory.min stays a hard floor.
  *
  * Only memcgs with protection are shaped: emin = elow = 0 is never changed.
  * Sizes are pages (u64 so that huge memcgs cannot overflow), fractions ppm.
@@ -57,6 +59,7 @@ enum skm_reclaim_policy {
 u64 skm_reclaim_protection_pages(u64 emin, u64 elow, bool low_reclaim);
 u32 skm_reclaim_scan_ppm(enum skm_reclaim_policy policy, u64 usage, u64 emin,
 			 u64 elow, bool low_reclaim, unsigned int gain_pct);
+u32 skm_reclaim_min_cap_ppm(u64 usage, u64 emin);
 u64 skm_reclaim_scan_pages(u64 lru_pages, u32 scan_ppm);
 u32 skm_reclaim_dither_ppm(u32 scan_ppm, u32 draw_ppm);
 u64 skm_reclaim_size_for_ppm(u64 protection, u32 scan_ppm);
