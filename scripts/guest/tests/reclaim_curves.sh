@@ -120,11 +120,19 @@ age_memcgs() {
 # RECLAIM_RATE_A / RECLAIM_RATE_B: pace that reader, MiB/s (skm-reread -r;
 # default 0, as fast as it can). RECLAIM_ACCESS: random (default, skm-reread
 # -R) or loop (both read their files in order, again and again).
+# RECLAIM_SEED: the random readers' seed (A's; B's is one more), the same
+# pages in the same order in every run (deterministic mode, with vm.sh -I);
+# default each reader's process id.
 start_readers() {
-	_mode=-R
-	[ "${RECLAIM_ACCESS:-random}" = loop ] && _mode=
-	in_cgroup "$P/A" skm-reread $_mode -r "${RECLAIM_RATE_A:-0}" /mnt/rc/a/f1 /mnt/rc/a/f2 /mnt/rc/a/f3 /mnt/rc/a/f4 > /dev/null &
-	in_cgroup "$P/B" skm-reread $_mode -r "${RECLAIM_RATE_B:-0}" /mnt/rc/b/f1 /mnt/rc/b/f2 /mnt/rc/b/f3 /mnt/rc/b/f4 > /dev/null &
+	_mode=-R _sa= _sb=
+	if [ -n "${RECLAIM_SEED:-}" ]; then
+		_sa="-S $RECLAIM_SEED" _sb="-S $((RECLAIM_SEED + 1))"
+	fi
+	[ "${RECLAIM_ACCESS:-random}" = loop ] && _mode= _sa= _sb=
+	# shellcheck disable=SC2086 # -S and its seed, or nothing
+	in_cgroup "$P/A" skm-reread $_mode $_sa -r "${RECLAIM_RATE_A:-0}" /mnt/rc/a/f1 /mnt/rc/a/f2 /mnt/rc/a/f3 /mnt/rc/a/f4 > /dev/null &
+	# shellcheck disable=SC2086
+	in_cgroup "$P/B" skm-reread $_mode $_sb -r "${RECLAIM_RATE_B:-0}" /mnt/rc/b/f1 /mnt/rc/b/f2 /mnt/rc/b/f3 /mnt/rc/b/f4 > /dev/null &
 	n=0
 	while [ "$(cat "$P/A/cgroup.procs" "$P/B/cgroup.procs" | wc -l)" -lt 2 ]; do
 		n=$((n + 1))

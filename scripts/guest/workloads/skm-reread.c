@@ -3,7 +3,7 @@
  * skm-reread: keep a set of files in use, reading them again and again,
  * so that their page cache is the working set of the cgroup it runs in.
  *
- *   skm-reread [-t seconds] [-r MiB/s] [-R] FILE...
+ *   skm-reread [-t seconds] [-r MiB/s] [-R [-S seed]] FILE...
  *
  * Reads every FILE from start to end, in order, then starts over, until
  * killed or for the given time; -r paces the reads (default: as fast as it
@@ -16,7 +16,9 @@
  * use, so its page-in rate, and with it the scan rate reclaim needs to
  * keep it at u, is all (u < W) or nothing (u = W). A random reader that
  * holds u misses a (W - u) / W share of its reads: a page-in rate that
- * follows u, as a working set that is not a strict loop does.
+ * follows u, as a working set that is not a strict loop does. The pages
+ * follow from -S's seed (default: the process id): with one, the same
+ * sequence in every run (reclaim_curves' deterministic mode).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -60,12 +62,13 @@ static void pace(long long bytes, double rate, double t0)
 		usleep(ahead * 1e6);
 }
 
-static int reread_random(char **files, int nr, double seconds, double rate)
+static int reread_random(char **files, int nr, double seconds, double rate,
+			 uint64_t seed)
 {
 	static char buf[PAGE_BYTES];
 	int fds[MAX_FILES];
 	long long pages[MAX_FILES], total = 0, bytes = 0, n = 0;
-	uint64_t state = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL | 1;
+	uint64_t state = seed * 0x9E3779B97F4A7C15ULL | 1;
 	double t0 = skm_now();
 	int i;
 
@@ -112,15 +115,18 @@ int main(int argc, char **argv)
 	double seconds = 0, rate = 0, t0;
 	long long bytes = 0;
 	long rounds = 0;
+	uint64_t seed = getpid();
 	int opt, i, random = 0;
 
-	while ((opt = getopt(argc, argv, "t:r:R")) != -1) {
+	while ((opt = getopt(argc, argv, "t:r:RS:")) != -1) {
 		if (opt == 't')
 			seconds = atof(optarg);
 		else if (opt == 'r')
 			rate = atof(optarg);
 		else if (opt == 'R')
 			random = 1;
+		else if (opt == 'S')
+			seed = strtoull(optarg, NULL, 0);
 		else
 			return 2;
 	}
@@ -129,7 +135,8 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
 	if (random)
-		return reread_random(argv + optind, argc - optind, seconds, rate);
+		return reread_random(argv + optind, argc - optind, seconds, rate,
+				     seed);
 	t0 = skm_now();
 	while (!stop && (!seconds || skm_now() - t0 < seconds)) {
 		for (i = optind; i < argc && !stop; i++) {
