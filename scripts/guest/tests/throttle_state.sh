@@ -20,7 +20,11 @@ echo > $TRACING/trace
 in_cgroup "$cg" skm-udp -t 1 > /tmp/udp.out
 expect_eq "throttled after UDP" "$(( $(skm_stat throttled_tx) + $(skm_stat throttled_rx) ))" 0
 
-in_cgroup "$cg" skm-burst -c 8 -b 4096 -t 6 > /tmp/burst.out &
+# 20 s: its sockets must outlive the checks, the two flips of exclusive
+# below and the rmdir. With 6 s, a test run with six guests on the host's
+# two cores (2026-12-05, 7.3) saw the burst end first: the memcg went
+# with no socket left to pin it, and its state with it.
+in_cgroup "$cg" skm-burst -c 8 -b 4096 -t 20 > /tmp/burst.out &
 burst=$!
 sleep 3
 line=$(grep '^/state ' $DBG/cgroups)
