@@ -25,6 +25,10 @@
 # enters the guest's decisions then: its random instructions (RDRAND,
 # RDSEED) draw from a generator seeded alike in every boot ("-seed 1"), and
 # its real-time clock starts at the same date and runs on guest time.
+# SKM_INITRD: boot that initramfs (an earlier boot's out/vm-*/initrd.gz)
+# instead of the one just built, whose bytes differ from build to build
+# (file times, the module's build path): under -I, the same initramfs and
+# arguments are the same run.
 # SKM_ICOUNT_SHIFT: 2^shift ns a guest instruction (default 0: 1 ns); a
 # larger shift makes a guest second fewer instructions, and so a long case
 # shorter on the host (reclaim_curves' deterministic mode).
@@ -258,7 +262,7 @@ set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg,thread=$tcg_thread "${icount[@]}" -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 	-nographic -no-reboot "${monitor[@]}" -serial stdio \
-	-kernel "$vmlinuz" -initrd "$work/initrd.gz" \
+	-kernel "$vmlinuz" -initrd "${SKM_INITRD:-$work/initrd.gz}" \
 	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
 	< /dev/null > "$log" 2>&1 &
 tpid=$!
