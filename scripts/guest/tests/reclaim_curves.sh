@@ -56,7 +56,9 @@ LRUS=$(echo "${RECLAIM_LRUS:-classic mglru}" | tr + ' ')
 REPEAT=${RECLAIM_REPEAT:-1}
 P=/sys/fs/cgroup/rc
 lru_gen_saved=$(cat /sys/kernel/mm/lru_gen/enabled)
-trap 'rm -f /tmp/rc.age; echo "$lru_gen_saved" > /sys/kernel/mm/lru_gen/enabled' EXIT
+# umount: a failed check must not leave /dev/ram0 mounted for the next
+# case of the boot (reclaim_mglru_min formats it).
+trap 'rm -f /tmp/rc.age; echo "$lru_gen_saved" > /sys/kernel/mm/lru_gen/enabled; umount /mnt/rc 2> /dev/null || true' EXIT
 
 modprobe brd rd_nr=1 rd_size=262144 || fail "modprobe brd"
 modprobe_ext4 || fail "modprobe ext4"
