@@ -101,19 +101,19 @@ kernel_chain() {
 		-T 1500 -t "$(skm_guest_cases reclaim)"
 	stage "plot-$kver" "$SKM_ROOT/scripts/reclaim-plot.sh" \
 		"$SKM_OUT/vm-$kver-reclaim/console.log" "$SKM_OUT/reclaim-$kver.png" "$kver"
-	# Conformance: the kernel's own protection tests (test_memcontrol's
-	# test_memcg_min and test_memcg_low, and test_memcg_protection where
-	# a kernel names one so) on the stock kernel and under each reclaim
-	# policy; make conformance runs every test in every state.
-	counted "vm-conform-$kver" "$vm" -k "$kver" -q -w conform -m 1536 -T 1200 \
-		-t conform_memcg -e "$SKM_CONFORM_ENV"
-	# Lockdown cannot be lowered again and refuses unsigned modules: own boot.
-	counted "vm-lockdown-$kver" "$vm" -k "$kver" -q -w lockdown \
-		-t "$(skm_guest_cases lockdown)"
-	# 6 cycles and 20 flips: 10 cycles took 834 to 894 s with three guests
-	# and the fresh roots on two cores (a run of 2026-12-01, 3651 s in all).
+	# Conformance, then lockdown, in one boot: the kernel's own protection
+	# tests (test_memcontrol's test_memcg_min and test_memcg_low, and
+	# test_memcg_protection where a kernel names one so) on the stock kernel
+	# and under each reclaim policy (make conformance runs every test in
+	# every state); then the lockdown cases, last, since lockdown cannot be
+	# lowered again and refuses unsigned modules until reboot.
+	counted "vm-lockdown-$kver" "$vm" -k "$kver" -q -w lockdown -m 1536 -T 1200 \
+		-t "conform_memcg,$(skm_guest_cases lockdown)" -e "$SKM_CONFORM_ENV"
+	# 3 cycles and 10 flips (make reload and make check-debug: 6 and 20):
+	# 10 cycles took 834 to 894 s with three guests and the fresh roots on
+	# two cores (a run of 2026-12-01, 3651 s in all).
 	counted "vm-reload-$kver" "$vm" -k "$kver" -q -w reload -T 1200 \
-		-t "$(skm_guest_cases reload)"
+		-t "$(skm_guest_cases reload)" -e "SKM_CYCLES=3 SKM_FLIPS=10"
 	counted "bench-smoke-$kver" "$SKM_ROOT/scripts/bench.sh" -k "$kver" -q
 	stage "bench-table-$kver" grep -q '^worst cell of "all"' "$SKM_OUT/bench-smoke-$kver.txt"
 	stage "bench-icount-table-$kver" grep -q '^off ' "$SKM_OUT/bench-smoke-icount-$kver.txt"
