@@ -83,4 +83,7 @@ fingerprints:
 host-test:
 	scripts/host-test.sh
 
-.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix fingerprints host-test
+initrd-repro:
+	scripts/initrd-repro.sh
+
+.PHONY: all modules clean checkpatch doccheck deb kunit test demo bench check-debug check-testbed conformance matrix fingerprints host-test initrd-repro

@@ -25,10 +25,15 @@
 # enters the guest's decisions then: its random instructions (RDRAND,
 # RDSEED) draw from a generator seeded alike in every boot ("-seed 1"), and
 # its real-time clock starts at the same date and runs on guest time.
+# The initramfs is reproducible: the same commit and arguments give the same
+# bytes, in any checkout and at any time (every file dated 1970, in sorted
+# order, inode numbers from 1; the modules and workloads built with their
+# source paths mapped off: scripts/initrd-repro.sh checks it). Under -I the
+# same initramfs and arguments are the same run.
 # SKM_INITRD: boot that initramfs (an earlier boot's out/vm-*/initrd.gz)
-# instead of the one just built, whose bytes differ from build to build
-# (file times, the module's build path): under -I, the same initramfs and
-# arguments are the same run.
+# instead of the one just built.
+# SKM_INITRD_ONLY=1: build the initramfs (out/vm-*/initrd.gz), print its
+# SHA-256 and stop.
 # SKM_ICOUNT_SHIFT: 2^shift ns a guest instruction (default 0: 1 ns); a
 # larger shift makes a guest second fewer instructions, and so a long case
 # shorter on the host (reclaim_curves' deterministic mode).
@@ -150,7 +155,10 @@ build=$work/module
 rm -rf "$build"
 mkdir -p "$build"
 cp -r "$SKM_ROOT"/Kbuild "$SKM_ROOT"/Makefile "$SKM_ROOT"/dkms.conf "$SKM_ROOT"/module "$build"/
-kmake -s -C "$kdir" M="$build" modules > "$work/build.log" 2>&1 ||
+# prefix_map DIR: compiler flags that write paths under DIR relative to it
+# (__FILE__ in WARN_ON and the like), so the bytes do not name the checkout.
+prefix_map() { echo "-ffile-prefix-map=$1=."; }
+kmake -s -C "$kdir" M="$build" KCFLAGS="$(prefix_map "$build")" modules > "$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; skm_die "module build against $kver failed"; }
 # The same module built as if no kernel family were supported, for the case
 # that proves such a module refuses to load.
@@ -158,7 +166,8 @@ unsupported=$work/module-unsupported
 rm -rf "$unsupported"
 cp -r "$build" "$unsupported"
 kmake -s -C "$kdir" M="$unsupported" clean > /dev/null 2>&1
-kmake -s -C "$kdir" M="$unsupported" SKM_FAMILIES=none modules >> "$work/build.log" 2>&1 ||
+kmake -s -C "$kdir" M="$unsupported" KCFLAGS="$(prefix_map "$unsupported")" SKM_FAMILIES=none \
+	modules >> "$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; skm_die "unsupported-variant build against $kver failed"; }
 
 # Test-only modules (scripts/guest/modules: another ftrace IPMODIFY user, a
@@ -167,7 +176,7 @@ testmods=$work/testmods
 rm -rf "$testmods"
 mkdir -p "$testmods"
 cp "$SKM_ROOT"/scripts/guest/modules/* "$testmods"/
-kmake -s -C "$kdir" M="$testmods" modules >> "$work/build.log" 2>&1 ||
+kmake -s -C "$kdir" M="$testmods" KCFLAGS="$(prefix_map "$testmods")" modules >> "$work/build.log" 2>&1 ||
 	{ cat "$work/build.log" >&2; skm_die "test modules build against $kver failed"; }
 
 # The initramfs.
@@ -179,7 +188,8 @@ cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$SKM_ROOT"/scripts/guest/demo/*.sh "$ro
 # The Prometheus exporter, for the exporter case: busybox runs it as is.
 install -m 0755 "$SKM_ROOT/scripts/skmemcg-exporter" "$root/bin/skmemcg-exporter"
 for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
-	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$root/bin/$(basename "$src" .c)" "$src" ||
+	gcc -static -O2 -Wall -Wextra -Werror -pthread "$(prefix_map "$SKM_ROOT")" \
+		-o "$root/bin/$(basename "$src" .c)" "$src" ||
 		skm_die "building $src"
 done
 strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemcg.ko"
@@ -233,7 +243,13 @@ case ,$cases, in
 esac
 cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
-(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible) |
+	gzip -n -1 > "$work/initrd.gz"
+if [ -n "${SKM_INITRD_ONLY:-}" ]; then
+	sha256sum "$work/initrd.gz"
+	exit 0
+fi
 
 # NUMA: node i is socket i (-n must divide -c and -m).
 skm_qemu_topology "$cpus" "$nodes" "$mem"
