@@ -62,7 +62,7 @@ struct skm_cglist_entry *skm_cglist_covering(struct skm_cglist *list,
 {
 	struct skm_cglist_entry *e;
 
-	if (!atomic_read(&list->nr))
+	if (!skm_cglist_any_resolved(list))
 		return NULL;
 	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(list, cgroup_id(memcg->css.cgroup));
@@ -109,6 +109,7 @@ static void skm_cglist_resolve_entry(struct skm_cglist *list,
 	hlist_del_init(&e->wait);
 	atomic_dec(&list->nr_waiting);
 	e->id = id;
+	atomic_inc(&list->nr_resolved);
 	hash_add_rcu(list->by_id, &e->node, id);
 }
 
@@ -131,6 +132,7 @@ skm_cglist_unresolve_entry(struct skm_cglist *list, struct skm_cglist_entry *e)
 	hlist_add_head(&w->wait, &list->waiting);
 	atomic_inc(&list->nr_waiting);
 	hash_del_rcu(&e->node);
+	atomic_dec(&list->nr_resolved);
 	kfree_rcu(e, rcu);
 	return w;
 }
@@ -140,6 +142,7 @@ static void skm_cglist_del(struct skm_cglist *list, struct skm_cglist_entry *e)
 {
 	if (e->id) {
 		hash_del_rcu(&e->node);
+		atomic_dec(&list->nr_resolved);
 	} else {
 		hlist_del(&e->wait);
 		atomic_dec(&list->nr_waiting);
@@ -255,6 +258,7 @@ static int skm_cglist_update(struct skm_cglist *list,
 		atomic_inc(&list->nr);
 		if (id) {
 			e->id = id;
+			atomic_inc(&list->nr_resolved);
 			hash_add_rcu(list->by_id, &e->node, id);
 		} else {
 			hlist_add_head(&e->wait, &list->waiting);
@@ -408,8 +412,8 @@ void skm_cglist_gone(struct skm_cglist *list, u64 id)
 {
 	struct skm_cglist_entry *e;
 
-	if (atomic_read(&list->nr) == atomic_read(&list->nr_waiting))
-		return;		/* nothing resolved (or empty) */
+	if (!skm_cglist_any_resolved(list))
+		return;
 	mutex_lock(&skm_cglist_lock);
 	e = skm_cglist_find(list, id);
 	if (e)

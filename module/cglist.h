@@ -73,6 +73,8 @@ struct skm_cglist_entry {
  * @waiting: entries whose cgroup does not exist yet
  * @nr: entries, waiting ones included
  * @nr_waiting: waiting entries
+ * @nr_resolved: entries in @by_id; counted before an entry goes in and
+ *	after it comes out, so that a reader that finds none need not look
  */
 struct skm_cglist {
 	const char *name;
@@ -82,6 +84,7 @@ struct skm_cglist {
 	struct hlist_head waiting;
 	atomic_t nr;
 	atomic_t nr_waiting;
+	atomic_t nr_resolved;
 };
 
 /* A list's definition: every other member starts as zero (empty). */
@@ -92,6 +95,12 @@ struct skm_cglist {
 static inline bool skm_cglist_any(const struct skm_cglist *list)
 {
 	return atomic_read(&list->nr) > 0;
+}
+
+/* Does the list hold an entry some cgroup has now? One load. */
+static inline bool skm_cglist_any_resolved(const struct skm_cglist *list)
+{
+	return atomic_read(&list->nr_resolved) > 0;
 }
 
 static inline bool skm_cglist_any_waiting(const struct skm_cglist *list)

@@ -84,7 +84,7 @@ struct skm_cglist skm_excl_cgroups =
  * global default: sockets whose memcg is bound while it is on are charged to
  * their memcg only. Per cgroup: exclusive_cgroups below. Default off.
  */
-static bool skm_exclusive __read_mostly;
+bool skm_exclusive __read_mostly;
 static struct skm_bool_knob skm_exclusive_knob = {
 	&skm_exclusive, NULL, NULL, true };
 module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
@@ -272,7 +272,7 @@ void skm_excl_bind(struct sock *sk)
 
 	if (!memcg || !sk->sk_prot->memory_allocated ||
 	    skm_sk_bypasses_prot_mem(sk) ||
-	    (!dflt && !skm_cglist_any(&skm_excl_cgroups)))
+	    (!dflt && !skm_cglist_any_resolved(&skm_excl_cgroups)))
 		return;
 	rcu_read_lock();
 	listed = skm_excl_cgroup_listed(memcg);
@@ -300,7 +300,11 @@ void skm_excl_accept_locked(struct sock *listener, struct sock *newsk)
 	bool want;
 	long total;
 
-	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg)
+	/*
+	 * No socket exclusive: neither has an entry, and neither gets one
+	 * meanwhile (only a socket's own bind and accept make its entry).
+	 */
+	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg || !skm_excl_any())
 		return;
 	want = !skm_sk_bypasses_prot_mem(newsk) &&
 	       skm_exclusive_decide(false, false, true, __skm_excl_find(listener));
@@ -326,8 +330,8 @@ void skm_excl_accept_locked(struct sock *listener, struct sock *newsk)
  */
 void skm_excl_accept(struct sock *listener, struct sock *newsk)
 {
-	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg)
-		return;
+	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg || !skm_excl_any())
+		return;		/* as in skm_excl_accept_locked() */
 	lock_sock(newsk);
 	skm_excl_accept_locked(listener, newsk);
 	release_sock(newsk);

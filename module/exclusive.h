@@ -10,6 +10,7 @@
 #include <linux/moduleparam.h>
 #include <net/sock.h>
 
+#include "cglist.h"
 #include "sock_verdict.h"
 
 struct cgroup;
@@ -78,6 +79,23 @@ static inline bool skm_excl_any(void)
 	return atomic_long_read(&skm_excl_nr_sockets);
 }
 
+extern bool skm_exclusive;
+extern struct skm_cglist skm_excl_cgroups;
+
+/*
+ * Can an accept() have exclusive work: a socket exclusive already, or one
+ * that may become so on binding (exclusive=1, or an exclusive_cgroups entry
+ * some cgroup has)? Three loads. With none, the accept hook is a tail call.
+ * A knob written while that accept() sleeps takes effect for the child at
+ * its binding, unreconciled with its listener: both counters stay right
+ * (a page the child had before is uncharged from the global counter).
+ */
+static __always_inline bool skm_excl_accept_may_act(void)
+{
+	return skm_excl_any() || READ_ONCE(skm_exclusive) ||
+	       skm_cglist_any_resolved(&skm_excl_cgroups);
+}
+
 static inline struct skm_excl_sk *skm_excl_find(const struct sock *sk)
 {
 	if (likely(!skm_excl_any()))
@@ -101,6 +119,5 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size);
 
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
-extern struct skm_cglist skm_excl_cgroups;
 
 #endif /* _SKMEMCG_EXCLUSIVE_H */

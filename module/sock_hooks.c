@@ -477,7 +477,9 @@ void notrace skm_mem_cgroup_sk_free(struct sock *sk)
  * inet_csk_accept(), which sleeps until a client comes: that sleep is
  * bracketed as a sleeper's (struct skm_hook_sleeper), so that no flip or
  * unload waits for a client. The policy may have gone off meanwhile: the
- * child is reconciled only if it is still live.
+ * child is reconciled only if it is still live. Untimed, with no exclusive
+ * work possible (skm_excl_accept_may_act()), each form is a tail call of
+ * the kernel's: no frame, no read side, nothing of ours across the sleep.
  */
 #ifndef SKM_HAVE_SK_CHARGE
 /*
@@ -496,8 +498,9 @@ static enum skm_sleep skm_accept_sleep(const struct sock *sk, int flags)
 #endif
 
 #if defined(SKM_HAVE_SK_CHARGE)
-void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
-				 struct sock *newsk)
+static noinline void notrace skm_accept_framed(struct socket *sock,
+					       struct socket *newsock,
+					       struct sock *newsk)
 {
 	struct skm_hook_frame f;
 
@@ -509,9 +512,18 @@ void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
 	skm_excl_accept_locked(sock->sk, newsk);	/* inet_accept() holds it */
 	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 }
+
+void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
+				 struct sock *newsk)
+{
+	if (likely(skm_hook_untimed() && !skm_excl_accept_may_act()))
+		static_call(skm_orig_inet_csk_accept)(sock, newsock, newsk);
+	else
+		skm_accept_framed(sock, newsock, newsk);
+}
 #elif defined(SKM_HAVE_PROTO_ACCEPT_ARG)
-struct sock * notrace skm_inet_csk_accept(struct sock *sk,
-					  struct proto_accept_arg *arg)
+static noinline struct sock *notrace skm_accept_framed(struct sock *sk,
+						       struct proto_accept_arg *arg)
 {
 	struct skm_hook_sleeper sleeper;
 	struct skm_hook_frame f;
@@ -529,9 +541,18 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk,
 	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 	return newsk;
 }
+
+struct sock * notrace skm_inet_csk_accept(struct sock *sk,
+					  struct proto_accept_arg *arg)
+{
+	if (likely(skm_hook_untimed() && !skm_excl_accept_may_act()))
+		return static_call(skm_orig_inet_csk_accept)(sk, arg);
+	return skm_accept_framed(sk, arg);
+}
 #else
-struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
-					  bool kern)
+static noinline struct sock *notrace skm_accept_framed(struct sock *sk,
+						       int flags, int *err,
+						       bool kern)
 {
 	struct skm_hook_sleeper sleeper;
 	struct skm_hook_frame f;
@@ -548,6 +569,14 @@ struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
 		skm_excl_accept(sk, newsk);
 	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
 	return newsk;
+}
+
+struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
+					  bool kern)
+{
+	if (likely(skm_hook_untimed() && !skm_excl_accept_may_act()))
+		return static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
+	return skm_accept_framed(sk, flags, err, kern);
 }
 #endif
 
