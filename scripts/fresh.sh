@@ -49,6 +49,15 @@ mounts+=("$root/proc")
 bind /dev /dev
 skm_debs_share /var/cache/apt/archives "$root/var/cache/apt/archives"
 
+# dpkg as in Debian's container images: no fsync per file
+# (force-unsafe-io), no manual pages or docs unpacked. What setup installs
+# and runs is unchanged. (The stage took 2205 s beside the test command's
+# guests on 2026-12-05, most of it in apt and dpkg.)
+mkdir -p "$root/etc/dpkg/dpkg.cfg.d"
+printf '%s\n' force-unsafe-io > "$root/etc/dpkg/dpkg.cfg.d/skmemcg-unsafe-io"
+printf '%s\n' 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/doc/*' \
+	'path-include=/usr/share/doc/*/copyright' > "$root/etc/dpkg/dpkg.cfg.d/skmemcg-nodoc"
+
 mkdir -p "$root/root/skmemcg"
 (cd "$SKM_ROOT" && git ls-files -z | xargs -0 cp --parents -t "$root/root/skmemcg")
 
