@@ -149,35 +149,63 @@ if [ -n "$tag" ]; then work=$work-$tag; elif [ "$nodes" -gt 1 ]; then work=$work
 rm -rf "$work"
 mkdir -p "$work"
 
-# The module, built in this boot's own folder, so that neither kernels nor
-# boots of one kernel running at once share objects.
+# The modules: skmemcg, the same built as if no kernel family were
+# supported (for the case that proves such a module refuses to load), and
+# the test-only modules (scripts/guest/modules: another ftrace IPMODIFY
+# user, a livepatch) for the coexistence case. Each is built in a folder of
+# this boot's own, so that boots running at once share no objects.
 build=$work/module
-rm -rf "$build"
-mkdir -p "$build"
-cp -r "$SKM_ROOT"/Kbuild "$SKM_ROOT"/Makefile "$SKM_ROOT"/dkms.conf "$SKM_ROOT"/module "$build"/
+unsupported=$work/module-unsupported
+testmods=$work/testmods
 # prefix_map DIR: compiler flags that write paths under DIR relative to it
 # (__FILE__ in WARN_ON and the like), so the bytes do not name the checkout.
 prefix_map() { echo "-ffile-prefix-map=$1=."; }
-kmake -s -C "$kdir" M="$build" KCFLAGS="$(prefix_map "$build")" modules > "$work/build.log" 2>&1 ||
-	{ cat "$work/build.log" >&2; skm_die "module build against $kver failed"; }
-# The same module built as if no kernel family were supported, for the case
-# that proves such a module refuses to load.
-unsupported=$work/module-unsupported
-rm -rf "$unsupported"
-cp -r "$build" "$unsupported"
-kmake -s -C "$kdir" M="$unsupported" clean > /dev/null 2>&1
-kmake -s -C "$kdir" M="$unsupported" KCFLAGS="$(prefix_map "$unsupported")" SKM_FAMILIES=none \
-	modules >> "$work/build.log" 2>&1 ||
-	{ cat "$work/build.log" >&2; skm_die "unsupported-variant build against $kver failed"; }
-
-# Test-only modules (scripts/guest/modules: another ftrace IPMODIFY user, a
-# livepatch) for the coexistence case.
-testmods=$work/testmods
-rm -rf "$testmods"
-mkdir -p "$testmods"
-cp "$SKM_ROOT"/scripts/guest/modules/* "$testmods"/
-kmake -s -C "$kdir" M="$testmods" KCFLAGS="$(prefix_map "$testmods")" modules >> "$work/build.log" 2>&1 ||
-	{ cat "$work/build.log" >&2; skm_die "test modules build against $kver failed"; }
+build_modules() {
+	rm -rf "$build" "$unsupported" "$testmods"
+	mkdir -p "$build" "$unsupported" "$testmods"
+	cp -r "$SKM_ROOT"/Kbuild "$SKM_ROOT"/Makefile "$SKM_ROOT"/dkms.conf "$SKM_ROOT"/module "$build"/
+	cp -r "$build"/. "$unsupported"/
+	cp "$SKM_ROOT"/scripts/guest/modules/* "$testmods"/
+	kmake -s -C "$kdir" M="$build" KCFLAGS="$(prefix_map "$build")" modules > "$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; skm_die "module build against $kver failed"; }
+	kmake -s -C "$kdir" M="$unsupported" KCFLAGS="$(prefix_map "$unsupported")" SKM_FAMILIES=none \
+		modules >> "$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; skm_die "unsupported-variant build against $kver failed"; }
+	kmake -s -C "$kdir" M="$testmods" KCFLAGS="$(prefix_map "$testmods")" modules >> "$work/build.log" 2>&1 ||
+		{ cat "$work/build.log" >&2; skm_die "test modules build against $kver failed"; }
+}
+# Built once per kernel and sources, and kept in $SKM_OUT/modcache/: every
+# boot of a test run but the first of each kernel copies them (a build took
+# 6 to 7 minutes beside the test command's other guests, three builds a
+# boot). The key hashes the sources, the kernel's build tree (its release,
+# .config and Module.symvers) and SKM_WERROR; the builds are reproducible.
+modkey=$({
+	echo "$kver $kdir ${SKM_WERROR:-}"
+	cat "$kroot$kdir/include/config/kernel.release" "$kroot$kdir/.config" \
+		"$kroot$kdir/Module.symvers" 2> /dev/null
+	(cd "$SKM_ROOT" && find Kbuild Makefile dkms.conf module scripts/guest/modules -type f |
+		LC_ALL=C sort | xargs cat)
+} | sha256sum | cut -c1-16)
+modcache=$SKM_OUT/modcache/$kver-$modkey
+if [ -f "$modcache/done" ]; then
+	rm -rf "$build" "$unsupported" "$testmods"
+	mkdir -p "$build" "$unsupported" "$testmods"
+	cp "$modcache/skmemcg.ko" "$build/"
+	cp "$modcache/unsupported/skmemcg.ko" "$unsupported/"
+	cp "$modcache"/testmods/*.ko "$testmods/"
+	echo "modules from $modcache" > "$work/build.log"
+else
+	build_modules
+	mkdir -p "$SKM_OUT/modcache"
+	tmpcache=$(mktemp -d "$SKM_OUT/modcache/.new.XXXXXX")
+	mkdir -p "$tmpcache/unsupported" "$tmpcache/testmods"
+	cp "$build/skmemcg.ko" "$tmpcache/"
+	cp "$unsupported/skmemcg.ko" "$tmpcache/unsupported/"
+	cp "$testmods"/*.ko "$tmpcache/testmods/"
+	touch "$tmpcache/done"
+	# another boot of this kernel may have put the same there meanwhile
+	mv -T "$tmpcache" "$modcache" 2> /dev/null || rm -rf "$tmpcache"
+fi
 
 # The initramfs.
 root=$work/root
