@@ -215,10 +215,26 @@ install -m 0755 "$SKM_ROOT/scripts/guest/init" "$root/init"
 cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$SKM_ROOT"/scripts/guest/demo/*.sh "$root/tests/"
 # The Prometheus exporter, for the exporter case: busybox runs it as is.
 install -m 0755 "$SKM_ROOT/scripts/skmemcg-exporter" "$root/bin/skmemcg-exporter"
-for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
-	gcc -static -O2 -Wall -Wextra -Werror -pthread "$(prefix_map "$SKM_ROOT")" \
-		-o "$root/bin/$(basename "$src" .c)" "$src" ||
-		skm_die "building $src"
+# The static workloads, cached as the modules are (keyed by their sources
+# and the compiler's version).
+wlkey=$({
+	gcc --version | head -n 1
+	(cd "$SKM_ROOT/scripts/guest/workloads" && LC_ALL=C ls | xargs cat)
+} | sha256sum | cut -c1-16)
+wlcache=$SKM_OUT/modcache/workloads-$wlkey
+if [ ! -f "$wlcache/done" ]; then
+	mkdir -p "$SKM_OUT/modcache"
+	tmpcache=$(mktemp -d "$SKM_OUT/modcache/.new.XXXXXX")
+	for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
+		gcc -static -O2 -Wall -Wextra -Werror -pthread "$(prefix_map "$SKM_ROOT")" \
+			-o "$tmpcache/$(basename "$src" .c)" "$src" ||
+			{ rm -rf "$tmpcache"; skm_die "building $src"; }
+	done
+	touch "$tmpcache/done"
+	mv -T "$tmpcache" "$wlcache" 2> /dev/null || rm -rf "$tmpcache"
+fi
+for bin in "$wlcache"/*; do
+	[ "$bin" = "$wlcache/done" ] || cp "$bin" "$root/bin/"
 done
 strip --strip-debug -o "$root/lib/modules/$kver/extra/skmemcg.ko" "$build/skmemcg.ko"
 mkdir -p "$root/opt"
