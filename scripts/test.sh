@@ -134,6 +134,23 @@ if [ -z "${SKM_SKIP_SETUP:-}" ]; then
 	stage deb13-root "$SKM_ROOT/scripts/deb13.sh" setup
 fi
 
+# host_chain: the fresh-machine check, then the package in a fresh root,
+# then a Debian host image booted with systemd. Each makes or copies a
+# Debian root (mostly unpacking and dpkg), so they run one after the other,
+# beside the builds, KUnit and the kernels' boots, from the start.
+host_chain() {
+	stage fresh "$SKM_ROOT/scripts/fresh.sh"
+	stage deb-install "$SKM_ROOT/scripts/deb-test.sh"
+	# Debian 12 booted with systemd, the package from apt (the short form
+	# of make host-test: one image, one boot)
+	counted host-short "$SKM_ROOT/scripts/host-test.sh" --short
+}
+if [ -z "${SKM_SKIP_FRESH:-}" ]; then
+	skm_log "chain host: started (out/chain-host.log)"
+	host_chain > "$SKM_OUT/chain-host.log" 2>&1 &
+	host_pid=$!
+fi
+
 kvers=${KVER:-$(skm_kvers)}
 [ -n "$kvers" ] || skm_die "no supported Debian kernel installed"
 kver_first=$(echo "$kvers" | head -n 1)
@@ -159,23 +176,6 @@ for kver in $kvers; do
 	stage "dkms-$kver" "$SKM_ROOT/scripts/dkms-test.sh" "$kver"
 done
 counted kunit "$SKM_ROOT/scripts/kunit.sh"
-
-# host_chain: the fresh-machine check, then the package in a fresh root,
-# then a Debian host image booted with systemd. Each makes or copies a
-# Debian root (mostly unpacking and dpkg), so they run one after the other,
-# beside the kernels' boots.
-host_chain() {
-	stage fresh "$SKM_ROOT/scripts/fresh.sh"
-	stage deb-install "$SKM_ROOT/scripts/deb-test.sh"
-	# Debian 12 booted with systemd, the package from apt (the short form
-	# of make host-test: one image, one boot)
-	counted host-short "$SKM_ROOT/scripts/host-test.sh" --short
-}
-if [ -z "${SKM_SKIP_FRESH:-}" ]; then
-	skm_log "chain host: started (out/chain-host.log)"
-	host_chain > "$SKM_OUT/chain-host.log" 2>&1 &
-	host_pid=$!
-fi
 
 jobs_max=${SKM_JOBS:-$(echo "$kvers" | wc -w)}
 chains=()	# the kernel chains running (the host chain is not counted)
