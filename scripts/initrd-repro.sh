@@ -31,7 +31,7 @@ passed=0 failed=0
 for kver in $kvers; do
 	sums=()
 	for dir in "$tmp/a" "$tmp/b/deeper"; do
-		sum=$(cd "$dir" && SKM_INITRD_ONLY=1 scripts/vm.sh -k "$kver" -q -w repro \
+		sum=$(cd "$dir" && SKM_OUT=$dir/out SKM_INITRD_ONLY=1 scripts/vm.sh -k "$kver" -q -w repro \
 			-t reclaim_curves,reclaim_mglru_min | tail -n 1 | cut -d' ' -f1)
 		sums+=("$sum")
 	done

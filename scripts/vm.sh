@@ -177,14 +177,24 @@ build_modules() {
 # Built once per kernel and sources, and kept in $SKM_OUT/modcache/: every
 # boot of a test run but the first of each kernel copies them (a build took
 # 6 to 7 minutes beside the test command's other guests, three builds a
-# boot). The key hashes the sources, the kernel's build tree (its release,
-# .config and Module.symvers) and SKM_WERROR; the builds are reproducible.
+# boot). The key hashes the sources (names and contents), how they are
+# built (build_modules itself, SKM_WERROR), the kernel's build tree (its
+# release, version, .config and Module.symvers) and the toolchain (the
+# host's packages, or the Debian 13 root's); the builds are reproducible.
+# srchash DIR PATH...: the names and contents of the files under PATHs
+srchash() { (cd "$1" && shift && find "$@" -type f | LC_ALL=C sort | xargs sha256sum); }
 modkey=$({
 	echo "$kver $kdir ${SKM_WERROR:-}"
+	declare -f build_modules prefix_map
 	cat "$kroot$kdir/include/config/kernel.release" "$kroot$kdir/.config" \
-		"$kroot$kdir/Module.symvers" 2> /dev/null
-	(cd "$SKM_ROOT" && find Kbuild Makefile dkms.conf module scripts/guest/modules -type f |
-		LC_ALL=C sort | xargs cat)
+		"$kroot$kdir/include/generated/utsversion.h" \
+		"$kroot$kdir/include/generated/compile.h" "$kroot$kdir/Module.symvers" 2> /dev/null || :
+	if [ -n "$kroot" ]; then
+		sha256sum "$kroot/var/lib/dpkg/status"
+	else
+		dpkg-query -W gcc binutils libc6-dev 2> /dev/null || gcc --version
+	fi
+	srchash "$SKM_ROOT" Kbuild Makefile dkms.conf module scripts/guest/modules
 } | sha256sum | cut -c1-16)
 modcache=$SKM_OUT/modcache/$kver-$modkey
 if [ -f "$modcache/done" ]; then
@@ -215,19 +225,22 @@ install -m 0755 "$SKM_ROOT/scripts/guest/init" "$root/init"
 cp "$SKM_ROOT"/scripts/guest/tests/*.sh "$SKM_ROOT"/scripts/guest/demo/*.sh "$root/tests/"
 # The Prometheus exporter, for the exporter case: busybox runs it as is.
 install -m 0755 "$SKM_ROOT/scripts/skmemcg-exporter" "$root/bin/skmemcg-exporter"
-# The static workloads, cached as the modules are (keyed by their sources
-# and the compiler's version).
+# The static workloads, cached as the modules are (keyed by their sources,
+# flags, compiler and C library).
+wlflags="-static -O2 -Wall -Wextra -Werror -pthread $(prefix_map "$SKM_ROOT")"
 wlkey=$({
+	echo "$wlflags"
 	gcc --version | head -n 1
-	(cd "$SKM_ROOT/scripts/guest/workloads" && LC_ALL=C ls | xargs cat)
+	dpkg-query -W libc6-dev 2> /dev/null || :
+	srchash "$SKM_ROOT" scripts/guest/workloads
 } | sha256sum | cut -c1-16)
 wlcache=$SKM_OUT/modcache/workloads-$wlkey
 if [ ! -f "$wlcache/done" ]; then
 	mkdir -p "$SKM_OUT/modcache"
 	tmpcache=$(mktemp -d "$SKM_OUT/modcache/.new.XXXXXX")
 	for src in "$SKM_ROOT"/scripts/guest/workloads/*.c; do
-		gcc -static -O2 -Wall -Wextra -Werror -pthread "$(prefix_map "$SKM_ROOT")" \
-			-o "$tmpcache/$(basename "$src" .c)" "$src" ||
+		# shellcheck disable=SC2086 # the flags are words
+		gcc $wlflags -o "$tmpcache/$(basename "$src" .c)" "$src" ||
 			{ rm -rf "$tmpcache"; skm_die "building $src"; }
 	done
 	touch "$tmpcache/done"
@@ -287,8 +300,13 @@ case ,$cases, in
 esac
 cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
+# modes as a umask of 022 leaves them, owner root, dated 1970
+find "$root" -type d -exec chmod 755 {} +
+find "$root" -type f -perm -u+x -exec chmod 755 {} +
+find "$root" -type f ! -perm -u+x -exec chmod 644 {} +
 find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible) |
+(cd "$root" && find . | LC_ALL=C sort |
+	cpio -o -H newc --quiet --reproducible --owner=+0:+0) |
 	gzip -n -1 > "$work/initrd.gz"
 if [ -n "${SKM_INITRD_ONLY:-}" ]; then
 	sha256sum "$work/initrd.gz"
