@@ -5,12 +5,14 @@
 # root that builds for Debian 13's kernels (scripts/deb13.sh), then build
 # (6.1, 6.12, 7.x, and Debian 13's own 6.12), sparse, checkpatch, the
 # include graph (no cycle), the docs' check, the one version, the exporter on a fake tree, the Debian package
-# (make deb), DKMS (with module signing), KUnit in UML, and then at once:
-# the host chain (the fresh-machine check, scripts/fresh.sh, then the
-# package in a fresh root, scripts/deb-test.sh, then a Debian 12 host image
-# booted with systemd, scripts/host-test.sh --short) and the VM cases on every
+# (make deb), DKMS (with module signing), KUnit in UML, beside all of which
+# the host chain runs from the start (the fresh-machine check,
+# scripts/fresh.sh, then the package in a fresh root, scripts/deb-test.sh,
+# then a Debian 12 host image booted with systemd, scripts/host-test.sh
+# --short); and then the VM cases on every
 # supported kernel (main, with the exporter's output checked by promtool;
-# the per-CPU reserve in a NUMA guest; reclaim curves; lockdown;
+# the per-CPU reserve in a NUMA guest; reclaim curves; the kernel's own
+# protection tests, then lockdown, in one boot;
 # load/unload under traffic; benchmark smoke; on 6.1 a cgroup v1 boot for
 # the v1 vs v2 table, scripts/compare-table.sh); last, the measured tables
 # of docs/measurements.md from this run's output (scripts/doc-tables.py).
