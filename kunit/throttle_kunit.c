@@ -145,6 +145,12 @@ static const struct skm_headroom_case headroom_cases[] = {
 	{ "max 0",		0,    0,  NOLIMIT, 0,    5, SKM_LEVEL_NONE },
 	{ "max 0, charge",	0,    1,  NOLIMIT, 0,    5, SKM_LEVEL_CRITICAL },
 	{ "huge max, no wrap",	ULONG_MAX / 2, 0, ULONG_MAX, ULONG_MAX, 50, SKM_LEVEL_MEDIUM },
+	/* max 1005, 10 %: reserve 100 (rounded down), medium past 805 pages */
+	{ "past the product, below medium", 805, 0, NOLIMIT, 1005, 10, SKM_LEVEL_NONE },
+	{ "one page into medium", 805, 1, NOLIMIT, 1005, 10, SKM_LEVEL_MEDIUM },
+	{ "at the product bound", 804, 0, NOLIMIT, 1005, 10, SKM_LEVEL_NONE },
+	{ "below high, over the product max", SKM_HEADROOM_PRODUCT_MAX, 1, ULONG_MAX,
+	  ULONG_MAX, 10, SKM_LEVEL_NONE },
 };
 
 static void skm_headroom_desc(const struct skm_headroom_case *c, char *desc)
@@ -159,6 +165,58 @@ static void skm_headroom_level_test(struct kunit *test)
 	const struct skm_headroom_case *c = test->param_value;
 
 	KUNIT_EXPECT_EQ(test, skm_headroom_level(c->usage, c->charge, c->high,
+						 c->max, c->pct), c->want);
+}
+
+/*
+ * skm_headroom_clear(), the quiet fast path's test with no division: where
+ * it says clear, skm_headroom_level() says none, for every row above.
+ */
+static void skm_headroom_clear_implies_none_test(struct kunit *test)
+{
+	const struct skm_headroom_case *c = test->param_value;
+
+	KUNIT_EXPECT_TRUE(test, !skm_headroom_clear(c->usage, c->charge, c->high,
+						    c->max, c->pct) ||
+			  skm_headroom_level(c->usage, c->charge, c->high, c->max,
+					     c->pct) == SKM_LEVEL_NONE);
+}
+
+struct skm_clear_case {
+	const char *desc;
+	unsigned long usage, charge, high, max;
+	unsigned int pct;
+	bool want;
+};
+
+/* max 1005, 10 %: the product bound is 804 pages, the medium line 805 */
+static const struct skm_clear_case clear_cases[] = {
+	{ "no limits",			1UL << 40, 32, NOLIMIT, NOLIMIT, 10, true },
+	{ "at the product bound",	804, 0, NOLIMIT, 1005, 10, true },
+	{ "one page past it",		804, 1, NOLIMIT, 1005, 10, false },
+	{ "past memory.high",		501, 0, 500, NOLIMIT, 10, false },
+	{ "at memory.high",		500, 0, 500, NOLIMIT, 10, true },
+	{ "sum overflows",		ULONG_MAX - 1, 10, ULONG_MAX, ULONG_MAX, 0, false },
+	{ "usage past the product max",	SKM_HEADROOM_PRODUCT_MAX + 1, 0, ULONG_MAX,
+	  ULONG_MAX, 0, false },
+	{ "max past the product max",	1, 0, ULONG_MAX, SKM_HEADROOM_PRODUCT_MAX + 1, 0,
+	  false },
+	{ "pct 90 clamped to 50: none clear", 0, 1, NOLIMIT, 1000, 90, false },
+	{ "pct 0: up to max",		999, 1, NOLIMIT, 1000, 0, true },
+};
+
+static void skm_clear_desc(const struct skm_clear_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_clear, clear_cases, skm_clear_desc);
+
+static void skm_headroom_clear_test(struct kunit *test)
+{
+	const struct skm_clear_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_headroom_clear(c->usage, c->charge, c->high,
 						 c->max, c->pct), c->want);
 }
 
@@ -432,8 +490,10 @@ static void skm_pressure_quiet_test(struct kunit *test)
 {
 	const struct skm_quiet_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, skm_pressure_quiet(c->now, c->last_reclaim,
-						 c->hold_until, c->window), c->want);
+	unsigned long after = skm_jiffies_later(c->last_reclaim + c->window,
+						c->hold_until);
+
+	KUNIT_EXPECT_EQ(test, skm_pressure_quiet(c->now, after), c->want);
 }
 
 static struct kunit_case skm_pressure_test_cases[] = {
@@ -442,6 +502,8 @@ static struct kunit_case skm_pressure_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_psi_level_test, skm_psi_gen_params),
 	KUNIT_CASE_PARAM(skm_events_level_test, skm_events_gen_params),
 	KUNIT_CASE_PARAM(skm_headroom_level_test, skm_headroom_gen_params),
+	KUNIT_CASE_PARAM(skm_headroom_clear_implies_none_test, skm_headroom_gen_params),
+	KUNIT_CASE_PARAM(skm_headroom_clear_test, skm_clear_gen_params),
 	KUNIT_CASE_PARAM(skm_raise_decide_test, skm_raise_gen_params),
 	KUNIT_CASE_PARAM(skm_raise_invariant_test, skm_invariant_gen_params),
 	KUNIT_CASE_PARAM(skm_sources_parse_test, skm_sources_gen_params),

@@ -340,18 +340,58 @@ static noinline int notrace skm_raise_checked(struct sock *sk, int size,
 	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
 }
 
+/**
+ * skm_throttle_quiet_none() - does the quiet fast path leave a raise alone?
+ * @sk: the socket
+ * @amt: pages the raise asks for
+ *
+ * The walk of a raise that only throttling checks, in the caller's frame:
+ * when quiet, and throttle_cgroups lists nothing, headroom alone can speak
+ * (skm_throttle_snapshot()), and it reads each memcg's counters and nothing
+ * of ours. So no RCU read side: the socket pins its memcg, and a memcg its
+ * parent. Inline: it runs per raise. Only untimed ("instrument" off), so
+ * it counts no quiet charge: with "instrument" on, the checks do.
+ *
+ * Return: true if every memcg up from the socket's but the root is surely
+ * clear of a headroom level (skm_headroom_clear(), no division): the
+ * kernel's own function next; false if the full checks are to decide
+ * (skm_raise_walk() walks again, exactly).
+ */
+static __always_inline bool skm_throttle_quiet_none(struct sock *sk, int amt)
+{
+	unsigned int pct = READ_ONCE(skm_headroom_pct);
+	struct mem_cgroup *memcg = sk->sk_memcg;
+
+	if (!mem_cgroup_sockets_enabled || !sk_has_memory_pressure(sk) || !memcg)
+		return true;
+	if (skm_cglist_any(&skm_throttle_cgroups) ||
+	    !skm_pressure_quiet(jiffies, READ_ONCE(skm_quiet_after_jiffies)))
+		return false;
+	if (READ_ONCE(skm_pressure_sources) & BIT(SKM_SOURCE_HEADROOM)) {
+		for (; memcg->css.parent; memcg = parent_mem_cgroup(memcg))
+			if (!skm_headroom_clear(page_counter_read(&memcg->memory), amt,
+						READ_ONCE(memcg->memory.high),
+						READ_ONCE(memcg->memory.max), pct))
+				return false;
+	}
+	return true;
+}
+
 /*
  * __sk_mem_raise_allocated(): with no check on and no exclusive socket
  * anywhere, untimed, the kernel's own function straight away (loads and
- * tail calls only: no frame); else the checks.
+ * tail calls only: no frame); with throttling the only check, quiet, and no
+ * level anywhere up the socket's memcg (skm_throttle_quiet_none()), the
+ * same; else the checks.
  */
 int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 				       int kind)
 {
 	if (likely(skm_hook_untimed() &&
-		   !static_branch_unlikely(&skm_throttle_key) &&
 		   !skm_policy_live(SKM_POLICY_LIMIT) &&
-		   !(skm_policy_live(SKM_POLICY_EXCLUSIVE) && skm_excl_any())))
+		   !(skm_policy_live(SKM_POLICY_EXCLUSIVE) && skm_excl_any())) &&
+	    (!static_branch_unlikely(&skm_throttle_key) ||
+	     skm_throttle_quiet_none(sk, amt)))
 		return static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt,
 								    kind);
 	return skm_raise_checked(sk, size, amt, kind);

@@ -212,12 +212,41 @@ static enum skm_level skm_memcg_hold(struct skm_throttle_memcg *tm,
 }
 
 /*
- * The quiet fast path (throttle_policy.h): jiffies of the last reclaim pass
- * vmpressure() reported while throttling was on, and until when some memcg
- * holds a level. Written only under reclaim or pressure, read per charge.
+ * The quiet fast path (throttle_policy.h): when the traces of the last
+ * reclaim pass vmpressure() reported while throttling was on, and every
+ * level some memcg holds, have ended, in jiffies. Written only under
+ * reclaim or pressure, read per charge. A trace's end is set when it is
+ * noted, with the knobs of that moment: pressure_hold_ms or
+ * pressure_source changed later do not move it.
  */
-unsigned long skm_last_reclaim_jiffies;
-unsigned long skm_hold_until_jiffies;
+unsigned long skm_quiet_after_jiffies;
+
+/* Traces last until @until at least: only ever later, whoever writes. */
+static void skm_quiet_extend(unsigned long until)
+{
+	unsigned long old = READ_ONCE(skm_quiet_after_jiffies);
+
+	do {
+		if (skm_jiffies_later(old, until) == old)
+			return;
+	} while (!try_cmpxchg(&skm_quiet_after_jiffies, &old, until));
+}
+
+/* How long a level is held, in jiffies (pressure_hold_ms). */
+static unsigned long skm_hold_jiffies(void)
+{
+	return msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
+}
+
+/* Reclaim at @now: traces until the hold, plus psi's settling with psi on. */
+static void skm_note_reclaim(unsigned long now)
+{
+	unsigned long window = skm_hold_jiffies();
+
+	if (READ_ONCE(skm_pressure_sources) & BIT(SKM_SOURCE_PSI))
+		window += msecs_to_jiffies(SKM_PSI_SETTLE_MS);
+	skm_quiet_extend(now + window);
+}
 
 /**
  * skm_throttle_wake() - assume reclaim just happened
@@ -227,19 +256,7 @@ unsigned long skm_hold_until_jiffies;
  */
 void skm_throttle_wake(void)
 {
-	WRITE_ONCE(skm_last_reclaim_jiffies, jiffies);
-}
-
-static void skm_note_reclaim(unsigned long now)
-{
-	if (READ_ONCE(skm_last_reclaim_jiffies) != now)
-		WRITE_ONCE(skm_last_reclaim_jiffies, now);
-}
-
-static void skm_note_hold(unsigned long until)
-{
-	if (time_after(until, READ_ONCE(skm_hold_until_jiffies)))
-		WRITE_ONCE(skm_hold_until_jiffies, until);
+	skm_note_reclaim(jiffies);
 }
 
 static bool skm_event_new(unsigned long *seen, atomic_long_t *count)
@@ -322,7 +339,7 @@ enum skm_level skm_throttle_memcg_step(struct mem_cgroup *memcg,
 	if (sm)
 		seen = skm_memcg_hold(skm_throttle_of(sm), seen, now, hold);
 	if (seen != SKM_LEVEL_NONE)
-		skm_note_hold(now + hold);
+		skm_quiet_extend(now + hold);
 	return seen;
 }
 
@@ -375,6 +392,7 @@ bool skm_throttle_end(const struct skm_raise *r, enum skm_level level,
 	if (quiet) {
 		skm_throttle_snapshot(&w);
 		w.quiet = false;
+		w.hold = skm_hold_jiffies();
 		level = skm_memcg_level(&w, r->memcg, r->amt);
 	}
 	in.level = level;
@@ -428,7 +446,7 @@ bool skm_throttle_end(const struct skm_raise *r, enum skm_level level,
 void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 			     unsigned long scanned, unsigned long reclaimed)
 {
-	unsigned long hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
+	unsigned long hold = skm_hold_jiffies();
 	enum skm_level level = SKM_LEVEL_NONE;
 	unsigned long now = jiffies;
 	struct skm_memcg *sm;
@@ -455,7 +473,7 @@ void skm_throttle_vmpressure(gfp_t gfp, struct mem_cgroup *memcg, bool tree,
 		}
 		spin_unlock(&tm->vmpr_lock);
 		if (skm_memcg_hold(tm, level, now, hold) != SKM_LEVEL_NONE)
-			skm_note_hold(now + hold);
+			skm_quiet_extend(now + hold);
 	}
 	rcu_read_unlock();
 }

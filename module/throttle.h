@@ -28,14 +28,13 @@ DECLARE_STATIC_KEY_FALSE(skm_throttle_key);
 extern unsigned int skm_pressure_sources;
 extern unsigned int skm_pressure_hold_ms;
 extern unsigned int skm_headroom_pct;
-extern unsigned long skm_last_reclaim_jiffies;
-extern unsigned long skm_hold_until_jiffies;
+extern unsigned long skm_quiet_after_jiffies;
 
 /**
  * struct skm_throttle_walk - the throttle policy's walk of one raise up the
  *	socket's memcg and its ancestors (skm_throttle_begin(), _step(), _end())
  * @sources: the pressure sources, a mask of BIT(SKM_SOURCE_*)
- * @hold: how long a level is held, jiffies
+ * @hold: how long a level is held, jiffies; not set on a quiet walk
  * @now: jiffies
  * @headroom_pct: the headroom source's reserve, %
  * @quiet: no reclaim traces and no level held: headroom alone, no state
@@ -59,21 +58,17 @@ struct skm_throttle_walk {
  *
  * With no reclaim traces and no level held (the quiet fast path), only
  * headroom can speak, and it needs no state: skm_throttle_step() reads the
- * counters alone; with the headroom source off, there is nothing to step.
+ * counters alone, and the walk needs no hold time; with the headroom source
+ * off, there is nothing to step.
  */
 static __always_inline void skm_throttle_snapshot(struct skm_throttle_walk *w)
 {
-	unsigned long window;
-
 	w->sources = READ_ONCE(skm_pressure_sources);
-	w->hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
 	w->now = jiffies;
 	w->headroom_pct = READ_ONCE(skm_headroom_pct);
-	window = w->hold;
-	if (w->sources & BIT(SKM_SOURCE_PSI))
-		window += msecs_to_jiffies(SKM_PSI_SETTLE_MS);
-	w->quiet = skm_pressure_quiet(w->now, READ_ONCE(skm_last_reclaim_jiffies),
-				      READ_ONCE(skm_hold_until_jiffies), window);
+	w->quiet = skm_pressure_quiet(w->now, READ_ONCE(skm_quiet_after_jiffies));
+	if (!w->quiet)
+		w->hold = msecs_to_jiffies(READ_ONCE(skm_pressure_hold_ms));
 	w->walk = !w->quiet || (w->sources & BIT(SKM_SOURCE_HEADROOM));
 	w->level = SKM_LEVEL_NONE;
 }

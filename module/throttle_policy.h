@@ -100,6 +100,41 @@ enum skm_level skm_events_level(bool high_event, bool max_or_oom_event);
  * would come within one more reserve of it, or pass memory.high. Sums
  * saturate, so unset limits never overflow into pressure.
  */
+/* Pages up to which skm_headroom_clear() multiplies by 100 without overflow. */
+#define SKM_HEADROOM_PRODUCT_MAX	(ULONG_MAX / 100)
+
+/**
+ * skm_headroom_clear() - is a charge surely clear of every headroom level?
+ * @usage_pages: memory.current, in pages
+ * @charge_pages: the charge about to be made
+ * @high_pages: memory.high (PAGE_COUNTER_MAX when unset)
+ * @max_pages: memory.max (PAGE_COUNTER_MAX when unset)
+ * @headroom_pct: the reserve, as a share of memory.max, 0..50
+ *
+ * The common case of skm_headroom_level(), with no division: at most
+ * memory.high and max * (100 - 2 * pct) / 100, which is at most
+ * max - 2 * reserve (the reserve rounds down), no level speaks. The
+ * products fit for any page counter (at most LONG_MAX / PAGE_SIZE pages);
+ * past SKM_HEADROOM_PRODUCT_MAX the answer is "not surely".
+ *
+ * Return: true if skm_headroom_level() is surely SKM_LEVEL_NONE; false
+ * says nothing.
+ */
+static inline bool skm_headroom_clear(unsigned long usage_pages,
+				      unsigned long charge_pages,
+				      unsigned long high_pages,
+				      unsigned long max_pages,
+				      unsigned int headroom_pct)
+{
+	unsigned long after = usage_pages + charge_pages;
+
+	headroom_pct = min(headroom_pct, 50U);
+	return after >= usage_pages && after <= high_pages &&
+	       after <= SKM_HEADROOM_PRODUCT_MAX &&
+	       max_pages <= SKM_HEADROOM_PRODUCT_MAX &&
+	       after * 100 <= max_pages * (100 - 2 * headroom_pct);
+}
+
 static inline enum skm_level skm_headroom_level(unsigned long usage_pages,
 						unsigned long charge_pages,
 						unsigned long high_pages,
@@ -109,6 +144,9 @@ static inline enum skm_level skm_headroom_level(unsigned long usage_pages,
 	unsigned long after = usage_pages + charge_pages;
 	unsigned long reserve;
 
+	if (skm_headroom_clear(usage_pages, charge_pages, high_pages, max_pages,
+			       headroom_pct))
+		return SKM_LEVEL_NONE;
 	if (after < usage_pages)
 		after = ULONG_MAX;
 
@@ -125,22 +163,34 @@ static inline enum skm_level skm_headroom_level(unsigned long usage_pages,
 }
 
 /**
+ * skm_jiffies_later() - the later of two times
+ * @a: jiffies
+ * @b: jiffies
+ *
+ * Safe across a jiffies wrap for times under LONG_MAX jiffies apart.
+ *
+ * Return: @a if it is after @b, else @b.
+ */
+static inline unsigned long skm_jiffies_later(unsigned long a, unsigned long b)
+{
+	return (long)(a - b) > 0 ? a : b;
+}
+
+/**
  * skm_pressure_quiet() - may a charge skip the reclaim-driven sources?
  * @now: jiffies
- * @last_reclaim: jiffies of the last reclaim pass reported, any memcg
- * @hold_until: jiffies until which some memcg holds a level (or earlier)
- * @window: how long reclaim's traces last, jiffies (pressure_hold_ms, plus
- *	SKM_PSI_SETTLE_MS with psi on)
+ * @quiet_after: jiffies when the traces of the last reclaim reported (any
+ *	memcg; its time plus pressure_hold_ms, plus SKM_PSI_SETTLE_MS with
+ *	psi on) and the levels held end, whichever is later
+ *	(skm_jiffies_later() of the two)
  *
  * Safe across a jiffies wrap for intervals under LONG_MAX jiffies.
  *
- * Return: true when @now is past both @last_reclaim + @window and @hold_until.
+ * Return: true when @now is past @quiet_after.
  */
-static inline bool skm_pressure_quiet(unsigned long now, unsigned long last_reclaim,
-				      unsigned long hold_until, unsigned long window)
+static inline bool skm_pressure_quiet(unsigned long now, unsigned long quiet_after)
 {
-	return (long)(now - (last_reclaim + window)) > 0 &&
-	       (long)(now - hold_until) > 0;
+	return (long)(now - quiet_after) > 0;
 }
 
 bool skm_throttle_applies(enum skm_level level, bool softirq,
