@@ -270,12 +270,14 @@ skm_promtool() {
 # hierarchy, to compare with v1's own limits: a boot of their own, 6.1 only.
 # "testbed" checks the test bed itself (testbed_*.sh: can this QEMU mode
 # patch kernel text under load?), with skmemcg never loaded.
+# "prof" (prof_*.sh) the guest halves of host tools (scripts/path-count.sh),
+# in no boot of the test command.
 # "debug" the debug kernel's checks (debug_*.sh), which
 # scripts/check-debug.sh places first and last in its boots.
 skm_guest_cases() {
 	(cd "$SKM_ROOT/scripts/guest/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
 		grep -v '^lib' | case $1 in
-			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed|v1|conform)_' ;;
+			main) grep -Ev '^(pcpu|reclaim|bench|lockdown|reload|debug|testbed|v1|conform|prof)_' ;;
 			*) grep "^$1_" ;;
 		esac | paste -sd, -)
 }

@@ -328,6 +328,9 @@ skm_log "vm[$kver]: booting with $ncases cases ($cpus vCPUs, $nodes node(s), $me
 # against /boot/System.map-KVER).
 monitor=(-monitor none)
 [ -n "${SKM_QEMU_MONITOR:-}" ] && monitor=(-monitor "unix:$SKM_QEMU_MONITOR,server,nowait")
+# SKM_QEMU_GDB=PATH: QEMU's gdb server on that unix socket
+# (scripts/path-count.sh single-steps hooked calls through it).
+[ -n "${SKM_QEMU_GDB:-}" ] && monitor+=(-gdb "unix:$SKM_QEMU_GDB,server,nowait")
 # SKM_BOOT_DEADLINE (s, default 600): the first case must have begun by
 # then, or the boot fails at once (guest-booted) with the kernel's last log
 # lines read from the guest's RAM (scripts/guest-klog.py) in
