@@ -20,6 +20,9 @@
 #
 # CONFIG: none of lib_bench.sh's (default throttle); CALLS: calls sampled
 # per function (default 40). Writes out/path-count-KVER-CONFIG.txt.
+# The accept hooks are not stepped (PC_SKIP, default "inet_csk_accept
+# __inet_accept": the kernel's accept sleeps, and a guest single-stepped
+# into idle never wakes).
 # PC_TRACE=1 lists the sampled call's instructions too, as symbol+offset,
 # to read against objdump -d of the module (out/modcache/KVER-*/).
 set -euo pipefail
