@@ -15,6 +15,7 @@ CALL_REL32 = 0xe8
 NOP5 = b"\x0f\x1f\x44\x00\x00"
 MCOUNT_INSN_SIZE = 5
 MAX_STEPS = 20000
+RETURNED = -1	# a path's mark: it returned to the caller, no kernel body
 
 fns, syms = {}, []
 for line in open(os.environ["PC_LOG"], errors="replace"):
@@ -78,11 +79,16 @@ while not done():
     if len(samples[pc]) >= want:
         continue
     last_hit[pc] = hits
+    # ends at the kernel's body, or back in the caller when the
+    # replacement did the work itself (an exclusive socket's reduce)
     fn, end, path = pc, body[pc], []
-    while pc != end and len(path) < MAX_STEPS:
+    ret = int.from_bytes(bytes(inf.read_memory(int(gdb.parse_and_eval("$sp")) & (2**64 - 1), 8)), "little")
+    while pc != end and pc != ret and len(path) < MAX_STEPS:
         path.append(pc)
         gdb.execute("stepi", to_string=True)
         pc = int(gdb.parse_and_eval("$pc")) & (2**64 - 1)
+    if pc == ret:
+        path.append(RETURNED)
     if len(path) <= 2:
         unhooked[fn] += 1
     else:
@@ -100,12 +106,17 @@ for fn in sorted(fns, key=lambda a: fns[a]):
         print("\n%s: no redirected call sampled (%d not redirected)" % (fns[fn], unhooked[fn]),
               file=out)
         continue
-    counts = collections.Counter(len(p) for p in paths)
-    print("\n%s: %d calls sampled, instructions: %s" % (
-        fns[fn], len(paths),
-        ", ".join("%d x%d" % (n, c) for n, c in sorted(counts.items()))), file=out)
+    def label(p):
+        return "%d%s" % (len(p) - (p[-1] == RETURNED), "r" if p[-1] == RETURNED else "")
+
+    counts = collections.Counter(label(p) for p in paths)
+    print("\n%s: %d calls sampled, instructions: %s (r: returned to the caller"
+          " without the kernel's body, every instruction of the call)" % (
+              fns[fn], len(paths),
+              ", ".join("%s x%d" % (n, c) for n, c in sorted(counts.items()))), file=out)
     common = counts.most_common(1)[0][0]
-    path = next(p for p in paths if len(p) == common)
+    path = [pc for pc in next(p for p in paths if label(p) == common) if pc != RETURNED]
+    common = len(path)
     per = collections.OrderedDict()
     for pc in path:
         s = sym_of(pc) if pc not in fns else fns[pc]

@@ -14,7 +14,8 @@
 # count one call's instructions per function (module symbols, and the
 # kernel's that prof_path.sh lists). A path that returns into the
 # replacement after the kernel's body (a frame kept) is counted up to the
-# body only.
+# body only; a call whose replacement does the work without the kernel's
+# body (an exclusive socket's reduce) is counted to its return ("r").
 #
 #   scripts/path-count.sh [-k KVER] [-c CONFIG] [-n CALLS]
 #
