@@ -425,7 +425,8 @@ void skm_cglist_gone(struct skm_cglist *list, u64 id)
  * skm_cglist_reset_usage() - count every entry's usage from 0 again
  * @list: the list
  *
- * When the limit's hooks go on: nothing was counted while they were off.
+ * When the limit's hooks go on: nothing was counted while they were off,
+ * and the state its owner marked (@has_state) may have been freed since.
  */
 void skm_cglist_reset_usage(struct skm_cglist *list)
 {
@@ -433,8 +434,10 @@ void skm_cglist_reset_usage(struct skm_cglist *list)
 	int bkt;
 
 	mutex_lock(&skm_cglist_lock);
-	hash_for_each(list->by_id, bkt, e, node)
+	hash_for_each(list->by_id, bkt, e, node) {
 		atomic_long_set(&e->usage_pages, 0);
+		WRITE_ONCE(e->has_state, false);
+	}
 	mutex_unlock(&skm_cglist_lock);
 }
 

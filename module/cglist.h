@@ -46,6 +46,9 @@ struct seq_file;
  * @usage_pages: the list owner's count of pages against @pages, dropped
  *	when the entry's cgroup goes (skm_cglist_reset_usage())
  * @suppressed: the list owner's count of refusals
+ * @has_state: the list owner's mark: skmemcg state was made for the
+ *	entry's cgroup (sock_limits); false again with @usage_pages' reset
+ *	and in the entry a cgroup made anew resolves
  * @rcu: freeing
  * @path: as written, the mount prefix dropped, NUL-terminated
  */
@@ -57,6 +60,7 @@ struct skm_cglist_entry {
 	unsigned long pages;
 	atomic_long_t usage_pages;
 	atomic_long_t suppressed;
+	bool has_state;
 	struct rcu_head rcu;
 	char path[];
 };

@@ -81,10 +81,15 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
  */
 static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
 {
+	struct skm_cglist_entry *e;
+
 	rcu_read_lock();
-	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg))
-		if (skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup)))
-			skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN);
+	for (; memcg && memcg->css.parent; memcg = parent_mem_cgroup(memcg)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
+		if (e && !READ_ONCE(e->has_state) &&
+		    skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN))
+			WRITE_ONCE(e->has_state, true);
+	}
 	rcu_read_unlock();
 }
 
@@ -94,9 +99,12 @@ static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
  * @nr_pages: pages
  *
  * Into every limited ancestor (and @memcg itself). A limited memcg gets
- * skmemcg state, so that "cgroups" lists it, when its usage leaves 0: on
- * its first charge once limited, and again after its cgroup was made anew
- * (skm_cglist_reset_usage()); not looked up on every charge.
+ * skmemcg state, so that "cgroups" lists it, when its usage leaves 0 and
+ * its entry has no state marked (@has_state): on its first charge once
+ * limited, and again after its cgroup was made anew or the limit's hooks
+ * came back (skm_cglist_reset_usage()); not looked up on every charge, nor
+ * each time a socket's usage falls to 0 and rises again (a round trip's
+ * forced charge: it looked the state up on every round trip).
  */
 void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
@@ -108,7 +116,8 @@ void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 	preempt_disable_notrace();
 	for (pos = memcg; pos; pos = parent_mem_cgroup(pos)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
-		if (e && atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages)
+		if (e && atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
+		    !READ_ONCE(e->has_state))
 			first = true;
 	}
 	preempt_enable_notrace();
