@@ -159,6 +159,41 @@ static void skm_reclaim_min_cap_ppm_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skm_reclaim_min_cap_ppm(c->usage, c->emin), c->want);
 }
 
+/* skm_reclaim_batch_ppm(scan_ppm, usage, emin): one MGLRU batch's chance */
+struct skm_batch_case {
+	const char *desc;
+	u32 scan_ppm;
+	u64 usage;
+	u64 emin;
+	u32 want;
+};
+
+static const struct skm_batch_case batch_cases[] = {
+	{ "no memory.min: the policy's",	500000, 1000, 0, 500000 },
+	{ "no memory.min, all: all",		ONE, 1000, 0, ONE },
+	{ "at emin: none",			ONE, 16383, 16383, 0 },
+	{ "below emin: none",			ONE, 100, 16383, 0 },
+	{ "a page above emin: the cap",		ONE, 16384, 16383, 122 },
+	{ "twice emin, all: half",		ONE, 1999, 1000, 500000 },
+	{ "twice emin, a tenth: a tenth",	100000, 1999, 1000, 100000 },
+	{ "nothing used, no memory.min: none",	ONE, 0, 0, 0 },
+};
+
+static void skm_batch_desc(const struct skm_batch_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_batch, batch_cases, skm_batch_desc);
+
+static void skm_reclaim_batch_ppm_test(struct kunit *test)
+{
+	const struct skm_batch_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, skm_reclaim_batch_ppm(c->scan_ppm, c->usage, c->emin),
+			c->want);
+}
+
 /* skm_reclaim_size_for_ppm(): pages = the protection */
 static const struct skm_ppm_case size_cases[] = {
 	{ "none: p - 1",		1000, 0, 999 },
@@ -317,6 +352,7 @@ static struct kunit_case skm_reclaim_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_reclaim_scan_ppm_test, skm_scan_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_scan_pages_test, skm_pages_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_min_cap_ppm_test, skm_cap_gen_params),
+	KUNIT_CASE_PARAM(skm_reclaim_batch_ppm_test, skm_batch_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_size_for_ppm_test, skm_size_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_kernel_roundtrip_test, skm_roundtrip_gen_params),
 	KUNIT_CASE_PARAM(skm_reclaim_dither_ppm_test, skm_dither_gen_params),

@@ -164,6 +164,7 @@ static int __init skmemcg_init(void)
 	ret = skm_hook_time_init();
 	if (ret)
 		return ret;
+	skm_reclaim_init();
 	ret = skm_excl_init();
 	if (ret)
 		goto out_hook_time;

@@ -35,12 +35,26 @@
  * the kernel would have scanned. (Reporting 0 instead would end the
  * memcg's turn at the first held batch: f / (1 - f) batches, not f.)
  * Memcgs the kernel skips as protected (below memory.min, or below
- * memory.low in the first pass) never get here.
+ * memory.low in the first pass) never get here, and the kernel checks
+ * once per visit, not per batch: a batch of a memcg at or below emin is
+ * held, and one above is let through at most with the share above emin.
+ *
+ * 6.12's MGLRU reclaims the root memcg by memcg (shrink_many()), not
+ * top-down, so outside kswapd nothing computed emin and elow before it
+ * read them, until "mm/mglru: fix ineffective memory protection for
+ * non-kswapd reclaim" (Debian's 6.12.118) computed them along the path
+ * from the root (mem_cgroup_calculate_protection_path()). On a 6.12
+ * without it the values were whatever the last computation left: with a
+ * parent's memory.min set after its last one, the child's read 0 and the
+ * child was reclaimed to nothing. There the batch hook does the fix's
+ * walk itself, with the kernel's own per-level function, before it
+ * decides (skm_reclaim_protection_path()).
  *
  * Memcgs without protection (emin = elow = 0) see no change in either.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/memcontrol.h>
 #include <linux/mmzone.h>
 #include <linux/page_counter.h>
@@ -48,8 +62,10 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/static_call.h>
+#include <linux/utsname.h>
 
 #include "hooks.h"
+#include "ksym.h"
 #include "knobs.h"
 #include "memcg_state.h"
 #include "reclaim.h"
@@ -287,12 +303,118 @@ out:
 }
 #endif
 
+#ifdef SKM_FAMILY_6_12
+typedef void skm_calculate_protection_t(struct mem_cgroup *root,
+					struct mem_cgroup *memcg);
+static_assert(__same_type(&mem_cgroup_calculate_protection,
+			  (skm_calculate_protection_t *)NULL));
+DEFINE_STATIC_CALL_NULL(skm_calculate_protection, skm_calculate_protection_t);
+
+/* How emin and elow are computed for non-kswapd MGLRU root reclaim. */
+enum skm_reclaim_path_by {
+	SKM_PATH_BY_KERNEL,	/* the kernel has the fix */
+	SKM_PATH_BY_SKMEMCG,	/* skm_reclaim_protection_path() */
+	SKM_PATH_BY_NOBODY,	/* neither: mem_cgroup_calculate_protection missing */
+};
+
+static const char * const skm_reclaim_path_by_names[] = {
+	[SKM_PATH_BY_KERNEL] = "kernel",
+	[SKM_PATH_BY_SKMEMCG] = "skmemcg",
+	[SKM_PATH_BY_NOBODY] = "none",
+};
+
+static enum skm_reclaim_path_by skm_reclaim_path_by __read_mostly = SKM_PATH_BY_KERNEL;
+
+/**
+ * skm_reclaim_init() - find how this kernel computes protection for MGLRU
+ *	root reclaim outside kswapd
+ *
+ * A kernel with mem_cgroup_calculate_protection_path() computes it before
+ * it reads it; one without leaves it to skm_reclaim_protection_path(),
+ * which calls mem_cgroup_calculate_protection() (declared in the
+ * kernel's headers, so the build checks its prototype; not exported).
+ * Called once at load, before any hook is installed.
+ */
+void skm_reclaim_init(void)
+{
+	unsigned long calc;
+
+	if (skm_ksym_lookup("mem_cgroup_calculate_protection_path"))
+		return;
+	calc = skm_ksym_lookup("mem_cgroup_calculate_protection");
+	if (!calc) {
+		skm_reclaim_path_by = SKM_PATH_BY_NOBODY;
+		pr_warn("kernel %s computes no memory protection for MGLRU root reclaim outside kswapd, and has no mem_cgroup_calculate_protection to do it with\n",
+			init_utsname()->release);
+		return;
+	}
+	static_call_update(skm_calculate_protection,
+			   (skm_calculate_protection_t *)calc);
+	skm_reclaim_path_by = SKM_PATH_BY_SKMEMCG;
+}
+
+/*
+ * Compute emin and elow of each memcg from the root's child down to
+ * @memcg, parents first, as the upstream fix does: a level's effective
+ * protection is computed from its parent's. @memcg is pinned by the
+ * reclaim, and pins its ancestors.
+ */
+static void skm_reclaim_protection_path(struct mem_cgroup *memcg)
+{
+	struct cgroup *cgrp = memcg->css.cgroup;
+	int level;
+
+	rcu_read_lock();
+	for (level = 1; level <= cgrp->level; level++) {
+		struct cgroup *anc = cgroup_ancestor(cgrp, level);
+		struct cgroup_subsys_state *css;
+		struct mem_cgroup *cur;
+
+		css = anc ? rcu_dereference(anc->subsys[memory_cgrp_id]) : NULL;
+		cur = mem_cgroup_from_css(css);
+		if (cur)
+			static_call(skm_calculate_protection)(NULL, cur);
+	}
+	rcu_read_unlock();
+	skm_stat_inc(SKM_STAT_RECLAIM_PATH_COMPUTED);
+}
+
+/* Is this MGLRU root reclaim outside kswapd, on a kernel without the fix? */
+static bool skm_reclaim_path_stale(const struct skm_scan_control *sc)
+{
+	return skm_reclaim_path_by == SKM_PATH_BY_SKMEMCG &&
+	       (!sc->target_mem_cgroup ||
+		!parent_mem_cgroup(sc->target_mem_cgroup)) &&	/* the root */
+	       !current_is_kswapd();
+}
+
+static void skm_reclaim_show_stats(struct seq_file *m)
+{
+	seq_printf(m, "reclaim_protection_path %s\n",
+		   skm_reclaim_path_by_names[skm_reclaim_path_by]);
+}
+#else
+void skm_reclaim_init(void)
+{
+}
+
+static inline bool skm_reclaim_path_stale(const struct skm_scan_control *sc)
+{
+	return false;
+}
+
+static inline void skm_reclaim_protection_path(struct mem_cgroup *memcg)
+{
+}
+#endif /* SKM_FAMILY_6_12 */
+
 #ifndef SKM_FAMILY_7_3
 /* Let this batch of a memcg's MGLRU eviction through? */
 static bool skm_reclaim_let_batch(struct lruvec *lruvec,
 				  const struct skm_scan_control *sc)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	unsigned long usage;
 	u64 protection;
 	bool shaped;
 	u32 ppm;
@@ -307,11 +429,15 @@ static bool skm_reclaim_let_batch(struct lruvec *lruvec,
 	 */
 	if (memcg == sc->target_mem_cgroup)
 		return true;
-	ppm = skm_reclaim_ppm(memcg, page_counter_read(&memcg->memory),
-			      sc->memcg_low_reclaim, &protection, &shaped);
-	if (!shaped || ppm >= SKM_PPM_ONE)
+	if (skm_reclaim_path_stale(sc))
+		skm_reclaim_protection_path(memcg);
+	usage = page_counter_read(&memcg->memory);
+	ppm = skm_reclaim_ppm(memcg, usage, sc->memcg_low_reclaim, &protection,
+			      &shaped);
+	if (!shaped)
 		return true;
-	if (get_random_u32_below(SKM_PPM_ONE) < ppm)
+	ppm = skm_reclaim_batch_ppm(ppm, usage, READ_ONCE(memcg->memory.emin));
+	if (ppm >= SKM_PPM_ONE || get_random_u32_below(SKM_PPM_ONE) < ppm)
 		return true;
 	skm_stat_inc(SKM_STAT_RECLAIM_BATCHES_HELD);
 	return false;
@@ -391,6 +517,9 @@ const struct skm_policy skm_policy_reclaim = {
 	.nr_hooks = ARRAY_SIZE(skm_reclaim_hooks),
 	.memcg_size = sizeof(struct skm_reclaim_memcg),
 	.wanted = skm_reclaim_wanted,
+#ifdef SKM_FAMILY_6_12
+	.show_stats = skm_reclaim_show_stats,
+#endif
 	.cgroup_header = " protection_kib usage_kib scan_pct",
 	.show_cgroup = skm_reclaim_show_cgroup,
 };

@@ -26,6 +26,8 @@ extern const struct skm_orig skm_apply_proportional_protection_orig;
 extern const struct skm_orig skm_mem_cgroup_size_orig;
 extern const struct skm_orig skm_evict_folios_orig;
 
+void skm_reclaim_init(void);
+
 /* On while reclaim_policy is not "kernel" (and its claims hold; drift.c). */
 DECLARE_STATIC_KEY_FALSE(skm_reclaim_key);
 

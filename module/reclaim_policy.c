@@ -125,6 +125,28 @@ u32 skm_reclaim_min_cap_ppm(u64 usage, u64 emin)
 }
 
 /**
+ * skm_reclaim_batch_ppm() - the chance that one MGLRU eviction batch of a
+ *	memcg goes through (6.x)
+ * @scan_ppm: the policy's fraction, from skm_reclaim_scan_ppm()
+ * @usage: the memcg's usage, pages
+ * @emin: effective memory.min, pages
+ *
+ * The kernel skips a memcg at or below emin once per visit, and a visit
+ * evicts batch after batch; each batch decides again. At or below emin
+ * none goes through (mem_cgroup_below_min(), batch by batch); above, the
+ * policy's fraction, capped at the share above emin as a pass of the
+ * classic LRU is (skm_reclaim_min_cap_ppm()).
+ *
+ * Return: that chance in ppm, 0..SKM_PPM_ONE.
+ */
+u32 skm_reclaim_batch_ppm(u32 scan_ppm, u64 usage, u64 emin)
+{
+	if (emin >= usage)
+		return 0;
+	return min(scan_ppm, skm_reclaim_min_cap_ppm(usage, emin));
+}
+
+/**
  * skm_reclaim_scan_pages() - scan target of one LRU list
  * @lru_pages: the list's size
  * @scan_ppm: from skm_reclaim_scan_ppm()

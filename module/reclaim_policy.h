@@ -60,6 +60,7 @@ u64 skm_reclaim_protection_pages(u64 emin, u64 elow, bool low_reclaim);
 u32 skm_reclaim_scan_ppm(enum skm_reclaim_policy policy, u64 usage, u64 emin,
 			 u64 elow, bool low_reclaim, unsigned int gain_pct);
 u32 skm_reclaim_min_cap_ppm(u64 usage, u64 emin);
+u32 skm_reclaim_batch_ppm(u32 scan_ppm, u64 usage, u64 emin);
 u64 skm_reclaim_scan_pages(u64 lru_pages, u32 scan_ppm);
 u32 skm_reclaim_dither_ppm(u32 scan_ppm, u32 draw_ppm);
 u64 skm_reclaim_size_for_ppm(u64 protection, u32 scan_ppm);

@@ -28,6 +28,7 @@ static const char * const skm_stat_names[] = {
 	[SKM_STAT_RECLAIM_SHAPED] = "reclaim_shaped",
 	[SKM_STAT_RECLAIM_BATCHES_HELD] = "reclaim_batches_held",
 	[SKM_STAT_RECLAIM_INSANE] = "reclaim_layout_mismatch",
+	[SKM_STAT_RECLAIM_PATH_COMPUTED] = "reclaim_protection_paths",
 	[SKM_STAT_QUIET_CHARGES] = "throttle_quiet_charges",
 	[SKM_STAT_LIMITED_TX] = "limited_tx",
 	[SKM_STAT_LIMITED_RX] = "limited_rx",

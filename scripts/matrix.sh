@@ -16,7 +16,9 @@
 #
 #   scripts/matrix.sh                   every kernel above, main cases
 #   MATRIX_KVERS="6.1.0-47-amd64 ..."   only these releases
+#   MATRIX_KVERS=bpo                    only the 6.12 of bookworm-backports
 #   MATRIX_CASES=a,b                    only these cases
+#   MATRIX_ENV="K=V ..."                the guest's environment (vm.sh -e)
 #   SKM_JOBS=N                          boots at once (default 2)
 #
 # Ends with one line per kernel, "matrix <release>: <vm.sh's last line>;
@@ -40,13 +42,15 @@ images() { # PATTERN: release names of linux-image-* the mirror serves
 			apt-cache show "linux-headers-$k" > /dev/null 2>&1 && echo "$k"
 		done
 }
-if [ -n "${MATRIX_KVERS:-}" ]; then
+bpo=$(apt-cache depends -t bookworm-backports linux-image-amd64 2> /dev/null |
+	sed -n 's/.*Depends: linux-image-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | head -n 1)
+if [ "${MATRIX_KVERS:-}" = bpo ]; then
+	kvers=$bpo
+elif [ -n "${MATRIX_KVERS:-}" ]; then
 	kvers=$MATRIX_KVERS
 else
 	k61=$(images '6\.1\.0-[0-9]+-amd64')
 	k612=$(images '6\.12\.[0-9]+\+deb12-amd64')
-	bpo=$(apt-cache depends -t bookworm-backports linux-image-amd64 2> /dev/null |
-		sed -n 's/.*Depends: linux-image-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | head -n 1)
 	kvers=$(printf '%s\n' "$(echo "$k61" | head -n 1)" "$(echo "$k61" | tail -n 1)" \
 		"$(echo "$k61" | tail -n 1 | sed 's/-amd64$/-cloud-amd64/')" \
 		"$(echo "$k612" | head -n 1)" "$bpo" "$(echo "$k612" | tail -n 1)" \
@@ -89,7 +93,8 @@ boot() { # KVER
 	local kver=$1 root=$mroot/$1
 	SKM_VMLINUZ=$root/boot/vmlinuz-$kver SKM_KDIR=$root/usr/src/linux-headers-$kver \
 	SKM_MODDIR=$root/lib/modules/$kver \
-		"$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w matrix -t "$cases" > "$SKM_OUT/matrix-$kver.log" 2>&1
+		"$SKM_ROOT/scripts/vm.sh" -k "$kver" -q -w matrix -t "$cases" \
+		${MATRIX_ENV:+-e "$MATRIX_ENV"} > "$SKM_OUT/matrix-$kver.log" 2>&1
 }
 for kver in $kvers; do
 	skm_in_deb13 "$kver" && continue

@@ -146,6 +146,12 @@ host_chain() {
 	# Debian 12 booted with systemd, the package from apt (the short form
 	# of make host-test: one image, one boot)
 	counted host-short "$SKM_ROOT/scripts/host-test.sh" --short
+	# memory.min under MGLRU root reclaim on a 6.12 without Debian's fix
+	# of it (bookworm-backports' 6.12, unpacked, not installed): the
+	# reclaim policies compute the protection path themselves there.
+	counted mglru-unfixed env MATRIX_KVERS=bpo MATRIX_CASES=reclaim_mglru_min \
+		MATRIX_ENV="MGLRU_LRUS=mglru MGLRU_OPS=rootstale+rootreclaim" \
+		"$SKM_ROOT/scripts/matrix.sh"
 }
 if [ -z "${SKM_SKIP_FRESH:-}" ]; then
 	skm_log "chain host: started (out/chain-host.log)"

@@ -23,7 +23,10 @@
 #   rootstale  (not in the default MGLRU_OPS) rootreclaim after a root
 #            reclaim with P's memory.min at 0, so that P's effective min
 #            the kernel last computed is 0 while memory.min is MIN_MIB: the
-#            state in which the upstream report's kernels computed A's from it
+#            state in which the upstream report's kernels computed A's from it.
+#            On a 6.12 without the fix (stats: reclaim_protection_path
+#            skmemcg) skmemcg computes the path itself: checked that it did
+#            (reclaim_protection_paths) under MGLRU with a root op.
 # with /sys/kernel/mm/lru_gen/enabled on (mglru) and off (classic), stock
 # (module not loaded) and under each of MGLRU_POLICIES (default cliff seed
 # linear, loaded as reclaim_policy=...). One line a measurement:
@@ -147,7 +150,15 @@ for lru in $LRUS; do
 			op "$lru" "$pol" "$o"
 		done
 		if [ "$pol" != stock ]; then
-			note "stats $lru $pol: shaped $(skm_stat reclaim_shaped) batches_held $(skm_stat reclaim_batches_held) layout_mismatch $(skm_stat reclaim_layout_mismatch)"
+			path_by=$(skm_stat reclaim_protection_path)
+			paths=$(skm_stat reclaim_protection_paths)
+			note "stats $lru $pol: shaped $(skm_stat reclaim_shaped) batches_held $(skm_stat reclaim_batches_held) layout_mismatch $(skm_stat reclaim_layout_mismatch) protection_path ${path_by:--} protection_paths $paths"
+			# a 6.12 without the fix: skmemcg computed the path itself
+			case "$lru $path_by $OPS" in
+			"mglru skmemcg "*root*)
+				[ "${paths:-0}" -gt 0 ] ||
+					fails="$fails $lru/$pol:no-protection-path" ;;
+			esac
 			note "cgroups: $(grep '^/mm/A ' $DBG/cgroups)"
 			unload
 		fi
