@@ -310,20 +310,12 @@ static_assert(__same_type(&mem_cgroup_calculate_protection,
 			  (skm_calculate_protection_t *)NULL));
 DEFINE_STATIC_CALL_NULL(skm_calculate_protection, skm_calculate_protection_t);
 
-/* How emin and elow are computed for non-kswapd MGLRU root reclaim. */
-enum skm_reclaim_path_by {
-	SKM_PATH_BY_KERNEL,	/* the kernel has the fix */
-	SKM_PATH_BY_SKMEMCG,	/* skm_reclaim_protection_path() */
-	SKM_PATH_BY_NOBODY,	/* neither: mem_cgroup_calculate_protection missing */
-};
-
-static const char * const skm_reclaim_path_by_names[] = {
-	[SKM_PATH_BY_KERNEL] = "kernel",
-	[SKM_PATH_BY_SKMEMCG] = "skmemcg",
-	[SKM_PATH_BY_NOBODY] = "none",
-};
-
-static enum skm_reclaim_path_by skm_reclaim_path_by __read_mostly = SKM_PATH_BY_KERNEL;
+/*
+ * Does skmemcg compute emin and elow for non-kswapd MGLRU root reclaim
+ * (skm_reclaim_protection_path())? Not if the kernel has the fix, nor if
+ * it lacks the function to do it with. Set once at load.
+ */
+static bool skm_reclaim_path_by_skmemcg __read_mostly;
 
 /**
  * skm_reclaim_init() - find how this kernel computes protection for MGLRU
@@ -343,14 +335,13 @@ void skm_reclaim_init(void)
 		return;
 	calc = skm_ksym_lookup("mem_cgroup_calculate_protection");
 	if (!calc) {
-		skm_reclaim_path_by = SKM_PATH_BY_NOBODY;
 		pr_warn("kernel %s computes no memory protection for MGLRU root reclaim outside kswapd, and has no mem_cgroup_calculate_protection to do it with\n",
 			init_utsname()->release);
 		return;
 	}
 	static_call_update(skm_calculate_protection,
 			   (skm_calculate_protection_t *)calc);
-	skm_reclaim_path_by = SKM_PATH_BY_SKMEMCG;
+	skm_reclaim_path_by_skmemcg = true;
 }
 
 /*
@@ -382,7 +373,7 @@ static void skm_reclaim_protection_path(struct mem_cgroup *memcg)
 /* Is this MGLRU root reclaim outside kswapd, on a kernel without the fix? */
 static bool skm_reclaim_path_stale(const struct skm_scan_control *sc)
 {
-	return skm_reclaim_path_by == SKM_PATH_BY_SKMEMCG &&
+	return skm_reclaim_path_by_skmemcg &&
 	       (!sc->target_mem_cgroup ||
 		!parent_mem_cgroup(sc->target_mem_cgroup)) &&	/* the root */
 	       !current_is_kswapd();
@@ -390,8 +381,8 @@ static bool skm_reclaim_path_stale(const struct skm_scan_control *sc)
 
 static void skm_reclaim_show_stats(struct seq_file *m)
 {
-	seq_printf(m, "reclaim_protection_path %s\n",
-		   skm_reclaim_path_by_names[skm_reclaim_path_by]);
+	seq_printf(m, "reclaim_protection_path_by_skmemcg %d\n",
+		   skm_reclaim_path_by_skmemcg);
 }
 #else
 void skm_reclaim_init(void)

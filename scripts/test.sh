@@ -150,7 +150,7 @@ host_chain() {
 	# of it (bookworm-backports' 6.12, unpacked, not installed): the
 	# reclaim policies compute the protection path themselves there.
 	counted mglru-unfixed env MATRIX_KVERS=bpo MATRIX_CASES=reclaim_mglru_min \
-		MATRIX_ENV="MGLRU_LRUS=mglru MGLRU_OPS=rootstale+rootreclaim" \
+		MATRIX_ENV="MGLRU_LRUS=mglru MGLRU_OPS=rootstale+rootreclaim MGLRU_PATH_BY_SKMEMCG=1" \
 		"$SKM_ROOT/scripts/matrix.sh"
 }
 if [ -z "${SKM_SKIP_FRESH:-}" ]; then

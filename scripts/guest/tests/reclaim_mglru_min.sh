@@ -24,9 +24,12 @@
 #            reclaim with P's memory.min at 0, so that P's effective min
 #            the kernel last computed is 0 while memory.min is MIN_MIB: the
 #            state in which the upstream report's kernels computed A's from it.
-#            On a 6.12 without the fix (stats: reclaim_protection_path
-#            skmemcg) skmemcg computes the path itself: checked that it did
+#            On a 6.12 without the fix (stats:
+#            reclaim_protection_path_by_skmemcg 1) skmemcg computes the
+#            protection path itself: checked that it did
 #            (reclaim_protection_paths) under MGLRU with a root op.
+#            MGLRU_PATH_BY_SKMEMCG=1 also fails the case on a kernel where
+#            it does not (the test command's boot of an unfixed 6.12).
 # with /sys/kernel/mm/lru_gen/enabled on (mglru) and off (classic), stock
 # (module not loaded) and under each of MGLRU_POLICIES (default cliff seed
 # linear, loaded as reclaim_policy=...). One line a measurement:
@@ -150,12 +153,14 @@ for lru in $LRUS; do
 			op "$lru" "$pol" "$o"
 		done
 		if [ "$pol" != stock ]; then
-			path_by=$(skm_stat reclaim_protection_path)
+			path_by=$(skm_stat reclaim_protection_path_by_skmemcg)
 			paths=$(skm_stat reclaim_protection_paths)
-			note "stats $lru $pol: shaped $(skm_stat reclaim_shaped) batches_held $(skm_stat reclaim_batches_held) layout_mismatch $(skm_stat reclaim_layout_mismatch) protection_path ${path_by:--} protection_paths $paths"
+			note "stats $lru $pol: shaped $(skm_stat reclaim_shaped) batches_held $(skm_stat reclaim_batches_held) layout_mismatch $(skm_stat reclaim_layout_mismatch) path_by_skmemcg ${path_by:--} protection_paths $paths"
 			# a 6.12 without the fix: skmemcg computed the path itself
+			[ "${MGLRU_PATH_BY_SKMEMCG:-0}" = 0 ] || [ "$path_by" = 1 ] ||
+				fails="$fails $lru/$pol:path_by_skmemcg=${path_by:-none}"
 			case "$lru $path_by $OPS" in
-			"mglru skmemcg "*root*)
+			"mglru 1 "*root*)
 				[ "${paths:-0}" -gt 0 ] ||
 					fails="$fails $lru/$pol:no-protection-path" ;;
 			esac
