@@ -45,8 +45,9 @@ counted() {
 	t0=$(date +%s)
 	"$@" 2>&1 | tee "$SKM_OUT/$name.log"
 	last=$(grep -E '[0-9]+ passed, [0-9]+ failed$' "$SKM_OUT/$name.log" | tail -n 1)
-	p=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-	f=$(echo "$last" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	# "N passed, N failed" alone too (a nested report, as matrix.sh's)
+	p=$(echo "$last" | sed -E -n 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed$/\2/p')
+	f=$(echo "$last" | sed -E -n 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed$/\3/p')
 	if [ -z "$p" ]; then
 		p=0 f=1
 		echo "$name: no result line"
