@@ -144,13 +144,18 @@ bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
 
 /*
  * An exclusive socket's forced charge, as the kernel's sk_forced_mem_schedule()
- * makes it (__GFP_NOFAIL), with nothing to count after (sock_limits off): the
- * kernel's charge as a tail call, called as one (skm_sk_forced_mem_schedule()).
+ * makes it (__GFP_NOFAIL), which cannot fail: sock_limits counts it before,
+ * as skm_mem_cgroup_charge_skmem() counts a forced charge, so that the
+ * kernel's charge is a tail call, called as one
+ * (skm_sk_forced_mem_schedule()), with no frame or read side across its
+ * reclaim.
  */
 void notrace skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages)
 {
 	gfp_t gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
 
+	if (skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_charged(skm_charge_memcg(skm_charge_target(sk)), nr_pages);
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
 	static_call(skm_orig_mem_cgroup_charge_skmem)(skm_charge_target(sk),

@@ -446,18 +446,17 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
 }
 
 /*
- * Untimed, with nothing to count after the charge (sock_limits off), an
- * exclusive socket's forced charge is a tail call as well: it cannot fail,
- * so nothing of ours waits for it, and nothing of ours is on the stack
- * while it reclaims (no frame, no SRCU read side).
+ * Untimed, an exclusive socket's forced charge is a tail call as well: it
+ * cannot fail, so sock_limits counts it before (skm_sock_charge_nofail())
+ * and nothing of ours waits for it, nor is on the stack while it reclaims
+ * (no frame, no SRCU read side).
  */
 void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 {
 	struct skm_excl_sk *es = skm_excl_find(sk);
 	int amt;
 
-	if (unlikely(!skm_hook_untimed() ||
-		     (es && skm_policy_live(SKM_POLICY_LIMIT)))) {
+	if (unlikely(!skm_hook_untimed())) {
 		skm_forced(sk, size, es);
 	} else if (likely(!es)) {
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
