@@ -102,6 +102,19 @@ static struct skm_cglist_entry *skm_cglist_find_path(struct skm_cglist *list,
 	return NULL;
 }
 
+/*
+ * @by_id changed: readers that keep entries they found (skm_cglist_gen())
+ * look again. After the change, so that a reader that sees the new
+ * generation sees the change; an entry taken out is freed only after a
+ * grace period, which any reader still on the old generation is inside.
+ * Under skm_cglist_lock.
+ */
+static void skm_cglist_changed(struct skm_cglist *list)
+{
+	/* pairs with skm_cglist_gen(): the change is seen with the number */
+	smp_store_release(&list->gen, list->gen + 1);
+}
+
 /* A waiting entry's cgroup exists now: resolve it. Under skm_cglist_lock. */
 static void skm_cglist_resolve_entry(struct skm_cglist *list,
 				     struct skm_cglist_entry *e, u64 id)
@@ -111,6 +124,7 @@ static void skm_cglist_resolve_entry(struct skm_cglist *list,
 	e->id = id;
 	atomic_inc(&list->nr_resolved);
 	hash_add_rcu(list->by_id, &e->node, id);
+	skm_cglist_changed(list);
 }
 
 /*
@@ -133,6 +147,7 @@ skm_cglist_unresolve_entry(struct skm_cglist *list, struct skm_cglist_entry *e)
 	atomic_inc(&list->nr_waiting);
 	hash_del_rcu(&e->node);
 	atomic_dec(&list->nr_resolved);
+	skm_cglist_changed(list);
 	kfree_rcu(e, rcu);
 	return w;
 }
@@ -143,6 +158,7 @@ static void skm_cglist_del(struct skm_cglist *list, struct skm_cglist_entry *e)
 	if (e->id) {
 		hash_del_rcu(&e->node);
 		atomic_dec(&list->nr_resolved);
+		skm_cglist_changed(list);
 	} else {
 		hlist_del(&e->wait);
 		atomic_dec(&list->nr_waiting);
@@ -260,6 +276,7 @@ static int skm_cglist_update(struct skm_cglist *list,
 			e->id = id;
 			atomic_inc(&list->nr_resolved);
 			hash_add_rcu(list->by_id, &e->node, id);
+			skm_cglist_changed(list);
 		} else {
 			hlist_add_head(&e->wait, &list->waiting);
 			atomic_inc(&list->nr_waiting);

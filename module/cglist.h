@@ -79,6 +79,8 @@ struct skm_cglist_entry {
  * @nr_waiting: waiting entries
  * @nr_resolved: entries in @by_id; counted before an entry goes in and
  *	after it comes out, so that a reader that finds none need not look
+ * @gen: bumped after each change of @by_id (release), so that a reader
+ *	that keeps what it found (limit.c's chains) knows when to look again
  */
 struct skm_cglist {
 	const char *name;
@@ -89,6 +91,7 @@ struct skm_cglist {
 	atomic_t nr;
 	atomic_t nr_waiting;
 	atomic_t nr_resolved;
+	unsigned long gen;
 };
 
 /* A list's definition: every other member starts as zero (empty). */
@@ -105,6 +108,16 @@ static inline bool skm_cglist_any(const struct skm_cglist *list)
 static inline bool skm_cglist_any_resolved(const struct skm_cglist *list)
 {
 	return atomic_read(&list->nr_resolved) > 0;
+}
+
+/*
+ * The generation of @list's resolved entries: a reader that keeps entries
+ * it found may use them while this is unchanged, inside an RCU read side.
+ */
+static inline unsigned long skm_cglist_gen(const struct skm_cglist *list)
+{
+	/* pairs with skm_cglist_changed(): the number, then what it covers */
+	return smp_load_acquire(&list->gen);
 }
 
 static inline bool skm_cglist_any_waiting(const struct skm_cglist *list)

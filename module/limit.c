@@ -7,7 +7,7 @@
  * Usage is counted from the memcg side of socket charges (the replacements
  * of SKM_SK_CHARGE_SYM and SKM_SK_UNCHARGE_SYM, and memcg-exclusive
  * accounting, which shares their body: skm_sock_charge()) into every
- * limited ancestor's entry; skm_limit_step() and skm_limit_end() decide in
+ * limited ancestor's entry; skm_limit_walk() and skm_limit_end() decide in
  * __sk_mem_raise_allocated()'s walk (sock_hooks.c). All of it only while sock_limits lists a
  * cgroup (SKM_POLICY_LIMIT).
  */
@@ -15,6 +15,7 @@
 
 #include <linux/cgroup.h>
 #include <linux/memcontrol.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 
 #include "cglist.h"
@@ -93,6 +94,156 @@ static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
 	rcu_read_unlock();
 }
 
+/*
+ * The limited entries of one memcg's line (itself and its ancestors,
+ * nearest first), kept per CPU for the charge and uncharge counts: a round
+ * trip's charges are of the same memcg over and over, and looking each
+ * level up costs its cgroup id's loads, a hash and a bucket's walk. Valid
+ * while sock_limits' generation is the one it was found in
+ * (skm_cglist_gen(): any entry in or out bumps it), for the cgroup id it
+ * was found for (ids are never reused, and a cgroup never moves, so the
+ * line of an id is fixed). One chain per CPU for task context and one for
+ * softirq, each used with preemption disabled: neither can be entered
+ * again on its CPU while in use (a softirq does not interrupt a softirq;
+ * on PREEMPT_RT softirqs run in tasks, which cannot preempt the user);
+ * a hard interrupt, which charges no socket memory in practice, walks
+ * without one. A line with more limited levels than a chain holds is
+ * walked each time. For a cgroup at depth 5 under a limit, a charge's
+ * count took 108 instructions walking and takes 50 with the chain; at
+ * depth 1 both take about 50 (6.12.118, scripts/path-count.sh -c limit
+ * -d 5, 2026-12-06).
+ */
+#define SKM_LIMIT_CHAIN_MAX	4	/* limited levels a chain holds */
+
+struct skm_limit_chain {
+	u64 id;
+	unsigned long gen;
+	unsigned int nr;
+	struct skm_cglist_entry *e[SKM_LIMIT_CHAIN_MAX];
+};
+
+static DEFINE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
+
+/*
+ * Walk @memcg's line for its limited entries into @c, found in generation
+ * @gen. Return: @c; or NULL if the line has more than SKM_LIMIT_CHAIN_MAX,
+ * which @c then notes (@nr past it), so that the caller walks on its own
+ * without this walk first.
+ */
+static noinline struct skm_limit_chain *
+skm_limit_chain_find(struct skm_limit_chain *c, struct mem_cgroup *memcg,
+		     u64 id, unsigned long gen)
+{
+	struct skm_cglist_entry *e;
+
+	c->nr = 0;
+	for (; memcg && c->nr <= SKM_LIMIT_CHAIN_MAX;
+	     memcg = parent_mem_cgroup(memcg)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
+		if (e && c->nr < SKM_LIMIT_CHAIN_MAX)
+			c->e[c->nr] = e;
+		c->nr += !!e;
+	}
+	c->gen = gen;
+	c->id = id;
+	return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
+}
+
+/*
+ * The chain of @memcg's line, or NULL: walk it. With preemption disabled
+ * (an RCU reader as __skm_excl_find() is): the entries stay while it is.
+ */
+static __always_inline struct skm_limit_chain *
+skm_limit_chain(struct mem_cgroup *memcg)
+{
+	unsigned int pc = preempt_count();
+	unsigned long gen = skm_cglist_gen(&skm_sock_limits);
+	u64 id = cgroup_id(memcg->css.cgroup);
+	struct skm_limit_chain *c;
+
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK)))
+		return NULL;
+	c = this_cpu_ptr(&skm_limit_chains[!!(pc & SOFTIRQ_OFFSET)]);
+	if (likely(c->id == id && c->gen == gen))
+		return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
+	return skm_limit_chain_find(c, memcg, id, gen);
+}
+
+/*
+ * The memcg of @memcg's line whose cgroup entry @e is of, or NULL: a walk
+ * up, for a raise the limit refuses. (The chain holds entries by cgroup,
+ * not memcgs: a cgroup whose memory controller is turned off and on again
+ * gets a new memcg.)
+ */
+static noinline struct mem_cgroup *skm_limit_memcg_of(struct mem_cgroup *memcg,
+						      const struct skm_cglist_entry *e)
+{
+	for (; memcg; memcg = parent_mem_cgroup(memcg))
+		if (cgroup_id(memcg->css.cgroup) == e->id)
+			return memcg;
+	return NULL;
+}
+
+/**
+ * skm_limit_walk() - sock_limits' check of one raise
+ * @w: the walk, empty; filled in if a limit would be passed
+ * @memcg: the socket's memcg
+ * @amt: pages the raise asks for
+ *
+ * Notes the nearest entry of @memcg's line (itself and its ancestors, the
+ * root included) whose limit @amt more pages would pass, and the memcg it
+ * limits. Under rcu_read_lock(), which @w's entry needs until the raise's
+ * ending has used it.
+ */
+void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
+		    unsigned int amt)
+{
+	struct skm_limit_chain *c;
+	struct skm_cglist_entry *e;
+	struct mem_cgroup *pos;
+	unsigned int i;
+
+	preempt_disable_notrace();
+	c = skm_limit_chain(memcg);
+	for (i = 0; c && i < c->nr && !w->e; i++)
+		if (skm_limit_over(atomic_long_read(&c->e[i]->usage_pages), amt,
+				   READ_ONCE(c->e[i]->pages)))
+			w->e = c->e[i];
+	for (pos = memcg; !c && pos && !w->e; pos = parent_mem_cgroup(pos)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
+		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
+					READ_ONCE(e->pages))) {
+			w->e = e;
+			w->at = pos;
+		}
+	}
+	preempt_enable_notrace();
+	if (unlikely(w->e && !w->at)) {
+		w->at = skm_limit_memcg_of(memcg, w->e);
+		if (!w->at)
+			w->e = NULL;	/* not of this line: cannot be */
+	}
+}
+
+/* Count @nr_pages into @e. Return: true if its usage left 0 unmarked. */
+static __always_inline bool skm_limit_usage_count(struct skm_cglist_entry *e,
+						  unsigned int nr_pages)
+{
+	return atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
+	       !READ_ONCE(e->has_state);
+}
+
+/* Uncount @nr_pages from @e's usage, which stops at 0. */
+static __always_inline void skm_limit_usage_uncount(struct skm_cglist_entry *e,
+						    unsigned int nr_pages)
+{
+	long old = atomic_long_read(&e->usage_pages);
+
+	while (!atomic_long_try_cmpxchg(&e->usage_pages, &old,
+					skm_limit_usage_sub(old, nr_pages)))
+		;
+}
+
 /**
  * skm_limit_charged() - count pages charged to @memcg's sockets
  * @memcg: the memcg charged
@@ -108,17 +259,20 @@ static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
  */
 void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
+	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
 	struct mem_cgroup *pos;
 	bool first = false;
+	unsigned int i;
 
-	/* an RCU reader as __skm_excl_find() is: nothing here sleeps */
 	preempt_disable_notrace();
-	for (pos = memcg; pos; pos = parent_mem_cgroup(pos)) {
+	c = skm_limit_chain(memcg);
+	for (i = 0; c && i < c->nr; i++)
+		first |= skm_limit_usage_count(c->e[i], nr_pages);
+	for (pos = memcg; !c && pos; pos = parent_mem_cgroup(pos)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
-		if (e && atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
-		    !READ_ONCE(e->has_state))
-			first = true;
+		if (e)
+			first |= skm_limit_usage_count(e, nr_pages);
 	}
 	preempt_enable_notrace();
 	if (unlikely(first))
@@ -134,19 +288,18 @@ void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
  */
 void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
+	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
-	long old;
+	unsigned int i;
 
-	/* an RCU reader as __skm_excl_find() is: nothing here sleeps */
 	preempt_disable_notrace();
-	for (; memcg; memcg = parent_mem_cgroup(memcg)) {
+	c = skm_limit_chain(memcg);
+	for (i = 0; c && i < c->nr; i++)
+		skm_limit_usage_uncount(c->e[i], nr_pages);
+	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
-		if (!e)
-			continue;
-		old = atomic_long_read(&e->usage_pages);
-		while (!atomic_long_try_cmpxchg(&e->usage_pages, &old,
-						skm_limit_usage_sub(old, nr_pages)))
-			;
+		if (e)
+			skm_limit_usage_uncount(e, nr_pages);
 	}
 	preempt_enable_notrace();
 }

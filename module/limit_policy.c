@@ -32,16 +32,3 @@ bool skm_limit_suppress(bool over, bool below_min)
 {
 	return over && !below_min;
 }
-
-/**
- * skm_limit_usage_sub() - usage after @pages were uncharged
- * @usage_pages: usage now
- * @pages: pages uncharged
- *
- * Pages charged before the limit was set are uncharged too, and were never
- * counted: usage stops at 0.
- */
-long skm_limit_usage_sub(long usage_pages, unsigned int pages)
-{
-	return usage_pages > (long)pages ? usage_pages - pages : 0;
-}

@@ -95,10 +95,10 @@ enum skm_raise_next {
 
 /*
  * Throttling's, the limits' and the backstop's checks of one raise, inline:
- * throttling and the limits look at the socket's memcg and each ancestor,
- * and one walk up serves both; the limits look at the root memcg too,
- * throttling does not. Under rcu_read_lock(), which @lw's entry needs
- * until the ending has used it.
+ * throttling walks up from the socket's memcg (the root not included); the
+ * limits look at the limited entries of the same line, root included, kept
+ * per CPU (skm_limit_walk()). Under rcu_read_lock(), which @lw's entry
+ * needs until the ending has used it.
  *
  * Return: SKM_FOUND_* bits; with them or an entry in @lw, some check may
  * refuse, and skm_raise_verdict() decides.
@@ -120,15 +120,11 @@ static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
 		throttle = static_branch_unlikely(&skm_throttle_key) &&
 			   skm_throttle_begin(sk->sk_memcg, &tw);
 		steps = throttle && tw.walk;
-		for (memcg = sk->sk_memcg; memcg && (steps || limit);
-		     memcg = parent_mem_cgroup(memcg)) {
-			if (!memcg->css.parent)
-				steps = false;
-			if (steps)
-				skm_throttle_step(&tw, memcg, amt);
-			if (limit)
-				skm_limit_step(lw, memcg, amt);
-		}
+		for (memcg = sk->sk_memcg; steps && memcg->css.parent;
+		     memcg = parent_mem_cgroup(memcg))
+			skm_throttle_step(&tw, memcg, amt);
+		if (limit)
+			skm_limit_walk(lw, sk->sk_memcg, amt);
 		if (throttle && !skm_throttle_settled(&tw))
 			found = SKM_FOUND_THROTTLE | tw.level |
 				(tw.quiet ? SKM_FOUND_QUIET : 0);

@@ -12,7 +12,9 @@
 # the tracepoint says reason=limit; nothing is OOM-killed. Then: raising
 # A's limit live lets it grow (1 MiB past what it held); a limit given at
 # load for a cgroup made later holds; a nested limit (A/n, under A's)
-# holds; rmdir with a limit set frees the state and the entry waits again.
+# holds; a limit set on a cgroup whose sockets charged before holds to
+# new sockets there; a line of five limited levels holds to the
+# deepest; rmdir with a limit set frees the state and the entry waits again.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -98,6 +100,47 @@ note "A's limit raised to 64 MiB: $grown KiB"
 kill $pm $pb
 wait $pm $pb
 
+# A limit set on a cgroup whose sockets already charged: each CPU keeps the
+# limited entries of the lines it counted (limit.c's chains), and must see
+# the new one. C, under A (64 MiB now), holds first, unlimited; then C gets
+# 512 KiB, the first holder goes, and a second one in C holds to the limit.
+# (Sending again on the first holder's sockets proves nothing: their
+# forward allocations take it without a charge.)
+hold_start $CG/sl_a/c c "$CONNS" "$KIB"
+pc=$pid
+c_before=$(sock_kib $CG/sl_a/c)
+echo "+/sl_a/c=512K" > $PAR/sock_limits
+kill $pc
+wait $pc
+hold_start $CG/sl_a/c c2 "$CONNS" "$KIB"
+pc=$pid
+c_kib=$(sock_kib $CG/sl_a/c)
+note "A/c held $c_before KiB unlimited; limited to 512 KiB, a new holder there holds $c_kib KiB"
+[ "$c_kib" -le $((512 + CONNS * SLACK_KIB)) ] ||
+	fail "A/c holds $c_kib KiB over 512 + slack: its new limit was not counted"
+kill $pc
+wait $pc
+
+# A line with more limited levels than a chain holds (4): five, the
+# deepest at 512 KiB, which holds; every level counts.
+d=$CG
+for l in sl_d l1 l2 l3 l4; do
+	echo +memory > $d/cgroup.subtree_control || fail "subtree_control in $d"
+	d=$d/$l
+	mkdir -p $d
+	lim=64M
+	[ $l = l4 ] && lim=512K
+	echo "+${d#$CG}=$lim" > $PAR/sock_limits || fail "sock_limits +${d#$CG}"
+done
+hold_start $d d "$CONNS" "$KIB"
+pd=$pid
+d_kib=$(sock_kib $d)
+note "five limited levels, the deepest (512 KiB) holds $d_kib KiB; counted at /sl_d: $(cg_col /sl_d 11) KiB"
+[ "$d_kib" -le $((512 + CONNS * SLACK_KIB)) ] || fail "/sl_d/l1/l2/l3/l4 holds $d_kib KiB over 512 + slack"
+[ "$(cg_col /sl_d 11)" -gt 0 ] || fail "nothing counted at /sl_d: $(grep '^/sl_d ' $DBG/cgroups)"
+kill $pd
+wait $pd
+
 # Given at load, made now: holds.
 hold_start $CG/sl_later later "$CONNS" "$KIB"
 pl=$pid
@@ -116,8 +159,9 @@ done
 # rmdir with a limit set: the entry waits again, the state goes with the
 # memcg (freed once nothing is charged to it: the holders' output files on
 # tmpfs were).
-rm -f /tmp/hold.a /tmp/hold.b /tmp/hold.n /tmp/hold.m /tmp/hold.later
-rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a $CG/sl_later $CG/sl_b || fail "rmdir"
+rm -f /tmp/hold.a /tmp/hold.b /tmp/hold.n /tmp/hold.m /tmp/hold.later /tmp/hold.c /tmp/hold.c2 /tmp/hold.d
+rmdir $CG/sl_d/l1/l2/l3/l4 $CG/sl_d/l1/l2/l3 $CG/sl_d/l1/l2 $CG/sl_d/l1 $CG/sl_d || fail "rmdir /sl_d/..."
+rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a/c $CG/sl_a $CG/sl_later $CG/sl_b || fail "rmdir"
 wait_list $PAR/sock_limits '^+/sl_a/n=' "+/sl_a/n=524288 waiting"
 wait_list $PAR/sock_limits '^+/sl_a=' "+/sl_a=67108864 waiting"
 wait_list $PAR/sock_limits '^+/sl_later=' "+/sl_later=$((LIMIT_KIB * 1024)) waiting"
@@ -128,7 +172,7 @@ while grep -q '^/sl_' $DBG/cgroups; do
 	[ $n -lt 300 ] || fail "state of removed cgroups kept: $(grep '^/sl_' $DBG/cgroups)"
 	sleep 0.1
 done
-for p in /sl_a/n /sl_a /sl_later; do
+for p in /sl_a/n /sl_a/c /sl_a /sl_later /sl_d /sl_d/l1 /sl_d/l1/l2 /sl_d/l1/l2/l3 /sl_d/l1/l2/l3/l4; do
 	echo "-$p" > $PAR/sock_limits
 done
 expect_eq "sock_limits emptied" "$(cat $PAR/sock_limits)" ""
