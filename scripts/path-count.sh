@@ -17,10 +17,12 @@
 # body only; a call whose replacement does the work without the kernel's
 # body (an exclusive socket's reduce) is counted to its return ("r").
 #
-#   scripts/path-count.sh [-k KVER] [-c CONFIG] [-n CALLS]
+#   scripts/path-count.sh [-k KVER] [-c CONFIG] [-n CALLS] [-d DEPTH]
 #
 # CONFIG: none of lib_bench.sh's (default throttle); CALLS: calls sampled
-# per function (default 40). Writes out/path-count-KVER-CONFIG.txt.
+# per function (default 40); DEPTH: the bench cgroup's (default 1; a
+# systemd service is at 2, a Kubernetes container at 4 or 5). Writes
+# out/path-count-KVER-CONFIG[-dDEPTH].txt.
 # The accept hooks are not stepped (PC_SKIP, default "inet_csk_accept
 # __inet_accept": the kernel's accept sleeps, and a guest single-stepped
 # into idle never wakes).
@@ -29,32 +31,35 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kver=$(skm_kver_61) config=throttle calls=40
-while getopts k:c:n: o; do
+kver=$(skm_kver_61) config=throttle calls=40 depth=1
+while getopts k:c:n:d: o; do
 	case $o in
 	k) kver=$OPTARG ;;
 	c) config=$OPTARG ;;
 	n) calls=$OPTARG ;;
-	*) skm_die "usage: $0 [-k KVER] [-c CONFIG] [-n CALLS]" ;;
+	d) depth=$OPTARG ;;
+	*) skm_die "usage: $0 [-k KVER] [-c CONFIG] [-n CALLS] [-d DEPTH]" ;;
 	esac
 done
 command -v gdb > /dev/null || skm_die "path-count wants gdb (apt-get install gdb)"
+case $depth in [1-9]) ;; *) skm_die "-d: a depth of 1 to 9" ;; esac
 tag=prof-$config
+[ "$depth" = 1 ] || tag=$tag-d$depth
 work=$SKM_OUT/vm-$kver-$tag
-sock=$SKM_OUT/path-count-$kver-$config.sock
-out=$SKM_OUT/path-count-$kver-$config.txt
+sock=$SKM_OUT/path-count-$kver-${tag#prof-}.sock
+out=$SKM_OUT/path-count-$kver-${tag#prof-}.txt
 rm -f "$sock" "$work/console.log"
 SKM_QEMU_GDB=$sock setsid "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -q -w "$tag" \
-	-T 3600 -t prof_path -e "PROF_CONFIG=$config" > "$SKM_OUT/path-count-$kver-$config.vm.log" 2>&1 &
+	-T 3600 -t prof_path -e "PROF_CONFIG=$config PROF_DEPTH=$depth" > "$SKM_OUT/path-count-$kver-${tag#prof-}.vm.log" 2>&1 &
 vmpid=$!
 # the guest's rounds go on until the boot is stopped: QEMU and all
 trap 'kill -- -$vmpid 2> /dev/null || true' EXIT
 while ! grep -q 'PROF READY' "$work/console.log" 2> /dev/null; do
-	kill -0 $vmpid 2> /dev/null || { tail -n 20 "$SKM_OUT/path-count-$kver-$config.vm.log"; skm_die "the guest ended before PROF READY"; }
+	kill -0 $vmpid 2> /dev/null || { tail -n 20 "$SKM_OUT/path-count-$kver-${tag#prof-}.vm.log"; skm_die "the guest ended before PROF READY"; }
 	sleep 1
 done
 PC_LOG=$work/console.log PC_SOCK=$sock PC_CALLS=$calls PC_OUT=$out \
-	PC_HEAD="$kver, configuration $config" \
-	gdb -nx -batch -x "$SKM_ROOT/scripts/path-count.py" > "$SKM_OUT/path-count-$kver-$config.gdb.log" 2>&1 ||
-	{ tail -n 20 "$SKM_OUT/path-count-$kver-$config.gdb.log"; skm_die "gdb failed"; }
+	PC_HEAD="$kver, configuration $config, cgroup depth $depth" \
+	gdb -nx -batch -x "$SKM_ROOT/scripts/path-count.py" > "$SKM_OUT/path-count-$kver-${tag#prof-}.gdb.log" 2>&1 ||
+	{ tail -n 20 "$SKM_OUT/path-count-$kver-${tag#prof-}.gdb.log"; skm_die "gdb failed"; }
 cat "$out"

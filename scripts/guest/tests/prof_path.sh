@@ -2,7 +2,7 @@
 # The guest half of scripts/path-count.sh: where a hooked call's
 # instructions go. Prints the entry addresses of the hooked functions
 # ("PROF FN <addr> <name>"), loads skmemcg as lib_bench.sh's PROF_CONFIG
-# (throttle) has it for a cgroup at depth 1, waits out throttling's reclaim
+# (throttle) has it for a cgroup at depth PROF_DEPTH (1), waits out throttling's reclaim
 # window as bench_icount does (the quiet path), prints the module's symbols
 # and the kernel's it may call ("PROFSYM" lines, /proc/kallsyms), then
 # "PROF READY", and runs the bench workloads in the cgroup, small, round
@@ -15,7 +15,7 @@
 
 config=${PROF_CONFIG:-throttle}
 ip link set lo up 2> /dev/null
-cg=$(cgroup_at 1)
+cg=$(cgroup_at "${PROF_DEPTH:-1}")
 config_load "$config" "$cg"
 case $config in throttle | all) sleep $(( $(cat $PAR/pressure_hold_ms) / 1000 + 62 )) ;; esac
 # to the console at once: the guest's init shows a case's output only
