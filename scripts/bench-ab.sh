@@ -13,7 +13,8 @@
 #   scripts/bench-ab.sh REV [KVER]     default KVER: the newest 6.12
 #
 # Environment: AB_REPEATS (3), AB_MIB (32), AB_RR (5000), AB_CRR (500),
-# AB_CONFIGS (off:hooked:throttle:exclusive:reclaim:limit:all).
+# AB_CONFIGS (off:hooked:throttle:exclusive:reclaim:limit:all), AB_DEPTH
+# (1: the bench cgroup's depth).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,11 +35,11 @@ fi || { tail -n 20 "$src/build.log"; skm_die "building $sha failed"; }
 tag=ab-$sha
 SKM_BASE_KO=$src/skmemcg.ko "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -w "$tag" \
 	-t bench_icount -T 7200 -q \
-	-e "ICOUNT_AB=1 ICOUNT_REPEATS=${AB_REPEATS:-3} ICOUNT_MIB=${AB_MIB:-32} ICOUNT_RR=${AB_RR:-5000} ICOUNT_CRR=${AB_CRR:-500} ICOUNT_CONFIGS=${AB_CONFIGS:-off:hooked:throttle:exclusive:reclaim:limit:all}"
-python3 - "$SKM_OUT/vm-$kver-$tag/console.log" "$sha" "$(git -C "$SKM_ROOT" rev-parse --short HEAD)" "$kver" <<'PY' | tee "$SKM_OUT/bench-ab-$sha-$kver.txt"
+	-e "ICOUNT_AB=1 ICOUNT_REPEATS=${AB_REPEATS:-3} ICOUNT_MIB=${AB_MIB:-32} ICOUNT_RR=${AB_RR:-5000} ICOUNT_CRR=${AB_CRR:-500} ICOUNT_CONFIGS=${AB_CONFIGS:-off:hooked:throttle:exclusive:reclaim:limit:all} ICOUNT_DEPTH=${AB_DEPTH:-1}"
+python3 - "$SKM_OUT/vm-$kver-$tag/console.log" "$sha" "$(git -C "$SKM_ROOT" rev-parse --short HEAD)" "$kver" "${AB_DEPTH:-1}" <<'PY' | tee "$SKM_OUT/bench-ab-$sha-$kver.txt"
 import re, statistics, sys
 from collections import defaultdict
-log, base, head, kver = sys.argv[1:5]
+log, base, head, kver, depth = sys.argv[1:6]
 ns = defaultdict(list)
 for line in open(log, errors="replace"):
     line = re.sub(r"^\[[a-z_]+\] ", "", line.strip())
@@ -51,7 +52,7 @@ for c, _ in ns:
     if c not in configs:
         configs.append(c)
 cases = sorted({k[1] for k in ns})
-print(f"bench-ab: {kver}, guest ns under -icount (one instruction each), median of {max(len(v) for v in ns.values())} repeats")
+print(f"bench-ab: {kver}, cgroup depth {depth}, guest ns under -icount (one instruction each), median of {max(len(v) for v in ns.values())} repeats")
 print(f"base = {base}, new = the tree at {head} (with its uncommitted changes, if any)")
 print(f"{'config':<10} {'case':<20} {'base':>14} {'new':>14} {'new/base':>9}")
 worse = 0

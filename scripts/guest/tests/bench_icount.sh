@@ -3,7 +3,7 @@
 # -icount shift=0,sleep=off (vm.sh -I, one vCPU, single-threaded TCG), so
 # its clock advances by executed instructions and a fixed workload's guest
 # time does not depend on the host's load. Two fixed workloads in a cgroup
-# at depth 1: ICOUNT_MIB (128) MiB over one loopback TCP stream (skm-tcp),
+# at depth ICOUNT_DEPTH (1): ICOUNT_MIB (128) MiB over one loopback TCP stream (skm-tcp),
 # ICOUNT_RR (20000) 64-byte TCP round trips (skm-rr) and ICOUNT_CRR (2000)
 # connections with one round trip each (skm-rr -c, TCP_CRR), each timed in the
 # guest with CLOCK_MONOTONIC, for each configuration of lib_bench.sh,
@@ -50,8 +50,8 @@ export SKM_OTHER_PIDS
 # TCP_CRR's clients close with a reset (skm-rr.c): no TIME_WAIT sockets
 # pile up from run to run, which later runs would find in their lookups.
 export SKM_CRR_RST=${ICOUNT_CRR_RST:-1}
-cg=$(cgroup_at 1)
-note "icount: $MIB MiB stream, $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
+cg=$(cgroup_at "${ICOUNT_DEPTH:-1}")
+note "icount: cgroup depth ${ICOUNT_DEPTH:-1}, $MIB MiB stream, $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
 # Warm-up, not counted, until the guest has settled: the boot's first
 # stream ran 1.4 % longer than every later one on 6.1 (memory and caches
 # warming up), and on 6.12 the first half second after it still ran 1-2 %
