@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for exclusive_policy.c: the exclusivity decision (default x
- * per-cgroup override x inheritance) and the backstop arithmetic.
+ * per-cgroup override x the kernel's own bypass) and the backstop
+ * arithmetic.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -12,22 +13,19 @@ struct skm_decide_case {
 	const char *desc;
 	bool dflt;
 	bool listed;
-	bool child;
-	bool listener;
+	bool bypass;
 	bool want;
 };
 
 static const struct skm_decide_case decide_cases[] = {
-	/* desc				dflt   listed child  listener want */
-	{ "default off, not listed",	false, false, false, false, false },
-	{ "default on, not listed",	true,  false, false, false, true },
-	{ "default off, listed",	false, true,  false, false, true },
-	{ "default on, listed",		true,  true,  false, false, true },
-	{ "child of exclusive",		false, false, true,  true,  true },
-	{ "child of ordinary",		true,  true,  true,  false, false },
-	{ "child ignores its cgroup",	false, true,  true,  false, false },
-	{ "child ignores the default",	true,  false, true,  false, false },
-	{ "child of exclusive, off",	false, false, true,  true,  true },
+	/* desc					dflt   listed bypass want */
+	{ "default off, not listed",		false, false, false, false },
+	{ "default on, not listed",		true,  false, false, true },
+	{ "default off, listed",		false, true,  false, true },
+	{ "default on, listed",			true,  true,  false, true },
+	{ "the kernel's bypass, listed",	false, true,  true,  false },
+	{ "the kernel's bypass, default on",	true,  false, true,  false },
+	{ "the kernel's bypass, neither",	false, false, true,  false },
 };
 
 static void skm_decide_desc(const struct skm_decide_case *c, char *desc)
@@ -41,8 +39,8 @@ static void skm_exclusive_decide_test(struct kunit *test)
 {
 	const struct skm_decide_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, skm_exclusive_decide(c->dflt, c->listed, c->child,
-						   c->listener), c->want);
+	KUNIT_EXPECT_EQ(test, skm_exclusive_decide(c->dflt, c->listed, c->bypass),
+			c->want);
 }
 
 struct skm_backstop_case {

@@ -8,10 +8,9 @@
  *   the socket, with the pages it holds exclusively. Lookups take no lock;
  *   adding and removing take the lock of the socket's bucket group (one of
  *   SKM_EXCL_LOCKS), so that sockets made and freed on different CPUs
- *   rarely wait for each other. Pages it held in the
- *   global counter before (an accepted child) or that reached it through a
- *   path we do not replace go back to the global counter when freed, so the
- *   two counters can never drift;
+ *   rarely wait for each other. Pages it holds in the global counter
+ *   (reached through a path we do not replace) go back to the global
+ *   counter, so the two counters can never drift;
  * - per protocol (keyed by its global counter, which TCPv4 and TCPv6
  *   share), a per-CPU batched count of exclusive pages, for the backstop
  *   and for handing them back;
@@ -255,86 +254,42 @@ static bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
 	for (; cgrp && !listed && skm_cglist_any(&skm_excl_cgroups);
 	     cgrp = cgroup_parent(cgrp))
 		listed = skm_cglist_find(&skm_excl_cgroups, cgroup_id(cgrp));
-	return skm_exclusive_decide(READ_ONCE(skm_exclusive), listed, false, false);
+	return skm_exclusive_decide(READ_ONCE(skm_exclusive), listed, false);
 }
 
 /**
  * skm_excl_bind() - decide exclusivity when a socket's memcg is bound
  * @sk: a socket mem_cgroup_sk_alloc() just ran for
  *
- * For a child in accept(), skm_excl_accept() reconciles with the listener
- * right after.
+ * A socket made by socket(2) holds no memory yet. An accepted child does:
+ * what it got before accept(), with no memcg, is in the global counter,
+ * and the kernel charges it to the memcg right after this, under the
+ * child's lock_sock() (inet_csk_accept(), 7.x's inet_accept()). An
+ * exclusive child's pages move to the exclusive count here, under that
+ * lock: nothing else changes them meanwhile. A socket bound by someone not
+ * owning it keeps what it holds in the global counter (its entry's pages
+ * say which are exclusive): both counters stay right.
  */
 void skm_excl_bind(struct sock *sk)
 {
 	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
 	bool dflt = READ_ONCE(skm_exclusive), listed;
+	struct skm_excl_sk *es;
+	int pages;
 
 	if (!memcg || !sk->sk_prot->memory_allocated ||
-	    skm_sk_bypasses_prot_mem(sk) ||
 	    (!dflt && !skm_cglist_any_resolved(&skm_excl_cgroups)))
 		return;
 	rcu_read_lock();
 	listed = skm_excl_cgroup_listed(memcg);
 	rcu_read_unlock();
-	if (skm_exclusive_decide(dflt, listed, false, false) &&
-	    !__skm_excl_find(sk))
-		skm_excl_add(sk);
-}
-
-/**
- * skm_excl_accept_locked() - a child socket takes its listener's decision
- * @listener: the listening socket
- * @newsk: the child accept() returns, its memcg bound and charged, locked
- *	by the caller
- *
- * The child's memory so far (forward allocation and receive queue) was
- * counted in the global counter before accept(), unless it became exclusive
- * on binding: move whatever is not where the decision wants it. A child
- * the kernel keeps out of the global counter itself (7.x's
- * sk_bypass_prot_mem) stays the kernel's.
- */
-void skm_excl_accept_locked(struct sock *listener, struct sock *newsk)
-{
-	struct skm_excl_sk *es;
-	bool want;
-	long total;
-
-	/*
-	 * No socket exclusive: neither has an entry, and neither gets one
-	 * meanwhile (only a socket's own bind and accept make its entry).
-	 */
-	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg || !skm_excl_any())
+	if (!skm_exclusive_decide(dflt, listed, skm_sk_bypasses_prot_mem(sk)) ||
+	    __skm_excl_find(sk))
 		return;
-	want = !skm_sk_bypasses_prot_mem(newsk) &&
-	       skm_exclusive_decide(false, false, true, __skm_excl_find(listener));
-	es = __skm_excl_find(newsk);
-	if (want && !es)
-		es = skm_excl_add(newsk);
-	if (want && es) {
-		total = sk_mem_pages(newsk->sk_forward_alloc +
-				     atomic_read(&newsk->sk_rmem_alloc));
-		total -= atomic_long_read(&es->pages);
-		if (total > 0)
-			skm_excl_from_global(es, total);
-	} else if (!want && es) {
-		skm_excl_to_global(es, atomic_long_read(&es->pages));
-		skm_excl_del(es);
-	}
-}
-
-/**
- * skm_excl_accept() - skm_excl_accept_locked(), taking the child's lock
- * @listener: the listening socket
- * @newsk: the child accept() returns, its memcg bound and charged
- */
-void skm_excl_accept(struct sock *listener, struct sock *newsk)
-{
-	if (!mem_cgroup_sockets_enabled || !newsk->sk_memcg || !skm_excl_any())
-		return;		/* as in skm_excl_accept_locked() */
-	lock_sock(newsk);
-	skm_excl_accept_locked(listener, newsk);
-	release_sock(newsk);
+	es = skm_excl_add(sk);
+	pages = sk_mem_pages(sk->sk_forward_alloc + atomic_read(&sk->sk_rmem_alloc));
+	if (es && pages > 0 && sock_owned_by_user_nocheck(sk))
+		skm_excl_from_global(es, pages);
 }
 
 /**
@@ -344,11 +299,14 @@ void skm_excl_accept(struct sock *listener, struct sock *newsk)
 void skm_excl_forget(struct sock *sk)
 {
 	struct skm_excl_sk *es = skm_excl_find(sk);
+	long pages;
 
 	if (!es)
 		return;
 	/* Normally 0 by now; the kernel would have left them in its counter. */
-	skm_excl_to_global(es, atomic_long_read(&es->pages));
+	pages = atomic_long_read(&es->pages);
+	if (pages)
+		skm_excl_to_global(es, pages);
 	skm_excl_del(es);
 }
 
@@ -535,7 +493,7 @@ static bool skm_excl_wanted(void)
 
 /*
  * Its hooks: a socket's charges and their reversal, its binding to a memcg
- * (alloc, free, and an accepted child's), and for exclusive_cgroups and the
+ * (an accepted child's too) and its free, and for exclusive_cgroups and the
  * per-memcg state a cgroup's coming and going. All of them or none: a
  * socket made exclusive must have its free seen (hooks.c).
  */
@@ -545,7 +503,6 @@ static const enum skm_hook_id skm_excl_hooks[] = {
 	SKM_HOOK_FORCED,
 	SKM_HOOK_SK_ALLOC,
 	SKM_HOOK_SK_FREE,
-	SKM_HOOK_ACCEPT,
 	SKM_HOOK_CSS_ONLINE,
 	SKM_HOOK_CSS_FREE,
 };

@@ -82,20 +82,6 @@ static inline bool skm_excl_any(void)
 extern bool skm_exclusive;
 extern struct skm_cglist skm_excl_cgroups;
 
-/*
- * Can an accept() have exclusive work: a socket exclusive already, or one
- * that may become so on binding (exclusive=1, or an exclusive_cgroups entry
- * some cgroup has)? Three loads. With none, the accept hook is a tail call.
- * A knob written while that accept() sleeps takes effect for the child at
- * its binding, unreconciled with its listener: both counters stay right
- * (a page the child had before is uncharged from the global counter).
- */
-static __always_inline bool skm_excl_accept_may_act(void)
-{
-	return skm_excl_any() || READ_ONCE(skm_exclusive) ||
-	       skm_cglist_any_resolved(&skm_excl_cgroups);
-}
-
 static inline struct skm_excl_sk *skm_excl_find(const struct sock *sk)
 {
 	if (likely(!skm_excl_any()))
@@ -108,8 +94,6 @@ void skm_excl_exit(void);
 void skm_excl_release_all(void);
 
 void skm_excl_bind(struct sock *sk);
-void skm_excl_accept(struct sock *listener, struct sock *newsk);
-void skm_excl_accept_locked(struct sock *listener, struct sock *newsk);
 void skm_excl_forget(struct sock *sk);
 
 bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt);

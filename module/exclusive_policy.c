@@ -11,15 +11,13 @@
 /**
  * skm_exclusive_decide() - is a socket exclusive, once its memcg is bound?
  * @dflt: the global "exclusive" knob
- * @listed: its cgroup or an ancestor is in exclusive_cgroups
- * @is_child: the socket comes from accept()
- * @listener_exclusive: for a child, whether its listener is exclusive
+ * @listed: its memcg's cgroup or an ancestor is in exclusive_cgroups
+ * @kernel_bypasses: the kernel keeps it out of the global counter itself
+ *	(7.x's sk_bypass_prot_mem): it stays the kernel's, so that nothing
+ *	is subtracted twice
  */
-bool skm_exclusive_decide(bool dflt, bool listed, bool is_child,
-			  bool listener_exclusive)
+bool skm_exclusive_decide(bool dflt, bool listed, bool kernel_bypasses)
 {
-	if (is_child)
-		return listener_exclusive;
-	return dflt || listed;
+	return !kernel_bypasses && (dflt || listed);
 }
 

@@ -9,10 +9,13 @@
  * never moves the protocol in or out of global memory pressure.
  *
  * Which sockets: decided once, when the socket's memcg is bound. A socket
- * created by socket(2) is exclusive if its cgroup or an ancestor is in the
- * exclusive_cgroups list, or if the global "exclusive" default is on. A
- * child socket returned by accept() takes its listener's decision, as the
- * seed does. Nothing changes it afterwards.
+ * is exclusive if its memcg's cgroup or an ancestor is in the
+ * exclusive_cgroups list, or if the global "exclusive" default is on,
+ * unless the kernel keeps it out of the global counter itself (7.x's
+ * sk_bypass_prot_mem). A child socket returned by accept() is bound there,
+ * to the memcg of the task that accepts it, and decided like any other:
+ * what it holds from before (counted globally, having had no memcg) moves
+ * to the exclusive count then. Nothing changes the decision afterwards.
  *
  * The maintainers' objection: global limits are the host's backstop. So
  * there is one of our own. All pages of exclusive sockets are counted per
@@ -29,8 +32,7 @@
 #include <linux/overflow.h>
 #include <linux/types.h>
 
-bool skm_exclusive_decide(bool dflt, bool listed, bool is_child,
-			  bool listener_exclusive);
+bool skm_exclusive_decide(bool dflt, bool listed, bool kernel_bypasses);
 
 /**
  * skm_backstop_cap_pages() - tcp_mem[2] x exclusive_backstop_pct / 100

@@ -65,11 +65,10 @@
  *   CPU where the running kernel does not preempt kernel code
  *   (skm_hooks_wait_switched()); SRCU for the tasks that may sleep in an
  *   original called from a replacement, which take its read side first
- *   (skm_hook_may_sleep(): a charge that may reclaim, accept()); those
- *   that may sleep without bound, in accept(), are woken by a fake signal
- *   so that no transition or unload waits for a client that never comes
- *   (struct skm_hook_sleeper); the first wait again for the last
- *   instructions after.
+ *   (skm_hook_may_sleep(): a charge that may reclaim, boundedly); the
+ *   first wait again for the last instructions after. No replacement
+ *   calls an original that may sleep without bound (an accept() waiting
+ *   for a client): a task there would hold every transition and unload.
  *
  * FTRACE_OPS_FL_PERMANENT makes "sysctl kernel.ftrace_enabled=0" fail while
  * hooks are in, instead of silently turning every policy off (set by hand
@@ -191,11 +190,6 @@ static DEFINE_MUTEX(skm_hooks_lock);
 
 typedef unsigned long skm_ftrace_location_t(unsigned long ip);
 DEFINE_STATIC_CALL_NULL(skm_ftrace_location, skm_ftrace_location_t);
-
-/* Not exported: wakes @tsk only from a sleep in @state (skm_hooks_kick_sleepers()) */
-typedef int skm_wake_up_state_t(struct task_struct *tsk, unsigned int state);
-DEFINE_STATIC_CALL_NULL(skm_wake_up_state, skm_wake_up_state_t);
-static_assert(__same_type(&wake_up_state, (skm_wake_up_state_t *)NULL));
 
 /*
  * The ftrace site of @hook: at the entry or right after its ENDBR; 0 if
@@ -339,7 +333,6 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 		   unsigned int nr_policies)
 {
 	unsigned long ftrace_location_addr = skm_ksym_lookup("ftrace_location");
-	unsigned long wake_up_state_addr = skm_ksym_lookup("wake_up_state");
 	char missing[256] = "";
 	size_t len = 0;
 	unsigned int i;
@@ -352,9 +345,6 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 		return ret;
 	if (!ftrace_location_addr)
 		len = scnprintf(missing, sizeof(missing), "ftrace_location");
-	if (!wake_up_state_addr)
-		len += scnprintf(missing + len, sizeof(missing) - len, "%swake_up_state",
-				 len ? ", " : "");
 
 	for (i = 0; i < nr; i++) {
 		struct skm_hook *hook = &hooks[i];
@@ -373,8 +363,6 @@ int skm_hooks_init(struct skm_hook *hooks, unsigned int nr,
 
 	static_call_update(skm_ftrace_location,
 			   (skm_ftrace_location_t *)ftrace_location_addr);
-	static_call_update(skm_wake_up_state,
-			   (skm_wake_up_state_t *)wake_up_state_addr);
 	for (i = 0; i < nr; i++) {
 		struct skm_hook *hook = &hooks[i];
 
@@ -769,143 +757,22 @@ static void skm_hooks_wait_switched(void)
 }
 
 /*
- * Tasks asleep in an original that may sleep without bound (struct
- * skm_hook_sleeper), and how often skm_hooks_wait_srcu() woke them.
- */
-static LIST_HEAD(skm_hook_sleepers);
-static DEFINE_SPINLOCK(skm_hook_sleepers_lock);
-static atomic_long_t skm_hook_sleepers_kicked = ATOMIC_LONG_INIT(0);
-static atomic_long_t skm_hook_sleepers_pinned = ATOMIC_LONG_INIT(0);
-
-/*
- * Tasks that never return to user mode, where a fake signal would restart
- * their call: kernel threads, io_uring's workers, and since 6.4 other
- * user workers. They hold a module reference instead.
- */
-#ifdef PF_USER_WORKER
-#define SKM_PF_NO_USER_RETURN	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
-#else
-#define SKM_PF_NO_USER_RETURN	(PF_KTHREAD | PF_IO_WORKER)
-#endif
-
-/* How long skm_hooks_wait_srcu() waits before it wakes sleepers, again. */
-#define SKM_SLEEPER_KICK_MS	100
-
-/**
- * skm_hook_sleep_begin() - the caller may now sleep without bound
- * @f: its frame, inside its SRCU section
- * @s: its sleeper, on its stack
- * @sleep: how
- *
- * See struct skm_hook_sleeper.
- */
-void notrace skm_hook_sleep_begin(struct skm_hook_frame *f,
-				  struct skm_hook_sleeper *s, enum skm_sleep sleep)
-{
-	bool no_user_return = current->flags & SKM_PF_NO_USER_RETURN;
-
-	s->task = sleep == SKM_SLEEP_NONE ? NULL : current;
-	s->pinned = false;
-	s->listed = false;
-	if (!s->task)
-		return;
-	/*
-	 * Only a live module: one still in init (COMING) would be freed on a
-	 * failed init whatever its references, and one going has its unload
-	 * waiting. Else a kernel thread stays in the SRCU section, whose
-	 * unload or failed init waits for this call; a task with a timeout
-	 * is woken as the others are (its call then ends in EINTR).
-	 */
-	if ((no_user_return || sleep == SKM_SLEEP_BOUNDED_EINTR) &&
-	    READ_ONCE(THIS_MODULE->state) == MODULE_STATE_LIVE &&
-	    try_module_get(THIS_MODULE)) {
-		s->pinned = true;
-		atomic_long_inc(&skm_hook_sleepers_pinned);
-		srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
-		/* For sparse: the reference stands in for it. */
-		__acquire(&skm_hook_srcu);
-		return;
-	}
-	if (no_user_return)
-		return;
-	s->listed = true;
-	spin_lock(&skm_hook_sleepers_lock);
-	list_add(&s->node, &skm_hook_sleepers);
-	spin_unlock(&skm_hook_sleepers_lock);
-}
-
-/**
- * skm_hook_sleep_end() - the caller's unbounded sleep is over
- * @f: its frame
- * @s: its sleeper
- *
- * The caller is in its SRCU section again, as before skm_hook_sleep_begin().
- */
-void notrace skm_hook_sleep_end(struct skm_hook_frame *f,
-				struct skm_hook_sleeper *s)
-{
-	if (s->pinned) {
-		f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
-		__release(&skm_hook_srcu);	/* as above */
-		atomic_long_dec(&skm_hook_sleepers_pinned);
-		module_put(THIS_MODULE);
-	} else if (s->listed) {
-		spin_lock(&skm_hook_sleepers_lock);
-		list_del(&s->node);
-		spin_unlock(&skm_hook_sleepers_lock);
-	}
-}
-
-/*
- * Wake every sleeper with a fake signal: TIF_NOTIFY_SIGNAL makes
- * signal_pending() true until the task's return to user mode clears it,
- * where a syscall that ended with -ERESTARTSYS is restarted. As the
- * kernel's set_notify_signal(), through wake_up_state() (not exported,
- * resolved at load): only an interruptible sleep is woken, never an
- * uninterruptible one (lock_sock(), a page fault) that does not expect it.
- */
-static void skm_hooks_kick_sleepers(void)
-{
-	struct skm_hook_sleeper *s;
-
-	spin_lock(&skm_hook_sleepers_lock);
-	list_for_each_entry(s, &skm_hook_sleepers, node) {
-		set_tsk_thread_flag(s->task, TIF_NOTIFY_SIGNAL);
-		static_call(skm_wake_up_state)(s->task, TASK_INTERRUPTIBLE);
-		atomic_long_inc(&skm_hook_sleepers_kicked);
-	}
-	spin_unlock(&skm_hook_sleepers_lock);
-}
-
-/*
- * skm_hooks_wait_srcu() - synchronize_srcu(), with sleepers woken while it
- * waits, so that it ends within a wakeup of SKM_SLEEPER_KICK_MS whatever
- * the tasks in replacements wait for. A sleeper that did not leave (its
- * wait was not interruptible, or it went to sleep again) is woken again
- * every SKM_SLEEPER_KICK_MS.
+ * skm_hooks_wait_srcu() - synchronize_srcu(), saying so once if a task
+ * stays inside a replacement for 10 s. Every sleep a replacement's read
+ * side covers is a memcg charge's reclaim, which ends.
  */
 static void skm_hooks_wait_srcu(void)
 {
 	unsigned long cookie = start_poll_synchronize_srcu(&skm_hook_srcu);
-	unsigned long kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);
 	unsigned long warn_at = jiffies + 10 * HZ;
-	long pinned;
 
 	while (!poll_state_synchronize_srcu(&skm_hook_srcu, cookie)) {
 		if (time_after_eq(jiffies, warn_at)) {
 			pr_warn_once("a task has been inside a replacement for 10 s; still waiting\n");
 			warn_at = jiffies + 10 * HZ;
 		}
-		if (time_after_eq(jiffies, kick_at)) {
-			skm_hooks_kick_sleepers();
-			kick_at = jiffies + msecs_to_jiffies(SKM_SLEEPER_KICK_MS);
-		}
 		schedule_timeout_uninterruptible(1);
 	}
-	pinned = atomic_long_read(&skm_hook_sleepers_pinned);
-	if (pinned)
-		pr_info_ratelimited("%ld tasks asleep in a replacement hold the module (a kernel thread, or accept() with SO_RCVTIMEO): rmmod is refused until they return\n",
-				    pinned);
 }
 
 /* For the stats file. */
@@ -920,10 +787,6 @@ void skm_hooks_show_stats(struct seq_file *m)
 	seq_printf(m, "hook_entry_direct %d\n", skm_entry_direct);
 	seq_printf(m, "hooks_direct %u\n", direct);
 	seq_printf(m, "hooks_ops %u\n", in - direct);
-	seq_printf(m, "hook_sleepers_kicked %ld\n",
-		   atomic_long_read(&skm_hook_sleepers_kicked));
-	seq_printf(m, "hook_sleepers_pinned %ld\n",
-		   atomic_long_read(&skm_hook_sleepers_pinned));
 }
 
 /**

@@ -139,7 +139,7 @@ struct skm_hook_frame {
  * every CPU where kernel code is not preempted), before and after SRCU; only
  * a task that may sleep in there, where a switch proves nothing, holds the
  * SRCU read side. A replacement calls skm_hook_may_sleep() before the first
- * call that may sleep (a memcg charge that may reclaim, a lock_sock()),
+ * call that may sleep (a memcg charge that may reclaim),
  * and holds it until its exit: no read side at all for those that never
  * sleep, nor in softirq. The wait before SRCU sees every task that was in
  * a replacement reach its sleep, and so its read side, first.
@@ -201,50 +201,6 @@ static __always_inline void skm_hook_exit(struct skm_hook_frame *f,
 	}
 }
 
-/**
- * enum skm_sleep - how a replacement's call of an original may sleep
- * @SKM_SLEEP_NONE: not at all (O_NONBLOCK)
- * @SKM_SLEEP_RESTARTS: without bound, interruptibly, and a signal makes the
- *	syscall restart unseen (-ERESTARTSYS: no timeout set)
- * @SKM_SLEEP_BOUNDED_EINTR: until a timeout the task chose (SO_RCVTIMEO),
- *	and a signal would show as EINTR
- */
-enum skm_sleep {
-	SKM_SLEEP_NONE,
-	SKM_SLEEP_RESTARTS,
-	SKM_SLEEP_BOUNDED_EINTR,
-};
-
-/**
- * struct skm_hook_sleeper - a task in an original that may sleep without bound
- * @node: in the list of such tasks (hooks.c), if @listed
- * @task: the task; NULL for a call that cannot block (O_NONBLOCK)
- * @pinned: it left its SRCU section for a module reference
- * @listed: it is on the list that skm_hooks_quiesce() wakes
- *
- * An original such as 6.x's inet_csk_accept() sleeps until a client comes,
- * which may be never. A replacement brackets such a call with
- * skm_hook_sleep_begin() and skm_hook_sleep_end(): a user task whose sleep
- * restarts unseen stays in its SRCU section, and skm_hooks_quiesce() wakes
- * it with a fake signal (as livepatch does for tasks that block a
- * transition): its interruptible sleep ends with -ERESTARTSYS, it leaves our
- * code, and the syscall restarts on return to user mode as if nothing
- * happened. A kernel thread never returns to user mode, and a signal would
- * end a sleep with a timeout in EINTR, which the task would see: such a task
- * holds a reference on the module instead of its SRCU section: transitions
- * do not wait for it, and rmmod is refused at once (in use) until it
- * returns.
- */
-struct skm_hook_sleeper {
-	struct list_head node;
-	struct task_struct *task;
-	bool pinned;
-	bool listed;
-};
-
-void skm_hook_sleep_begin(struct skm_hook_frame *f, struct skm_hook_sleeper *s,
-			  enum skm_sleep sleep);
-void skm_hook_sleep_end(struct skm_hook_frame *f, struct skm_hook_sleeper *s);
 void skm_hooks_show_stats(struct seq_file *m);
 
 #endif /* _SKMEMCG_HOOKS_H */

@@ -57,8 +57,6 @@ static struct skm_hook skm_hooks[] = {
 				       &skm_mem_cgroup_sk_alloc_orig),
 	[SKM_HOOK_SK_FREE] = SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
 				      &skm_mem_cgroup_sk_free_orig),
-	[SKM_HOOK_ACCEPT] = SKM_HOOK(SKM_ACCEPT_SYM, skm_inet_csk_accept,
-				     &skm_inet_csk_accept_orig),
 	[SKM_HOOK_VMPRESSURE] = SKM_HOOK("vmpressure", skm_vmpressure,
 					 &skm_vmpressure_orig),
 	/* Frees our state of a memcg: whatever made it */

@@ -8,16 +8,15 @@
  * mem_cgroup_charge_skmem() (mm/memcontrol.c; mem_cgroup_sk_charge() on 7.x)
  * is the memcg side of a charge.
  * mem_cgroup_sk_alloc()/mem_cgroup_sk_free() bind and unbind a socket's
- * memcg, inet_csk_accept() (__inet_accept() on 7.x) hands a child socket
- * over, and
- * sk_forced_mem_schedule() is TCP's charge that cannot fail: memcg-exclusive
- * accounting (exclusive.c) acts in all of them. A policy that is off costs
+ * memcg (an accepted child's too: inet_csk_accept(), __inet_accept() on
+ * 7.x, binds it under its lock_sock()), and sk_forced_mem_schedule() is
+ * TCP's charge that cannot fail: memcg-exclusive accounting (exclusive.c)
+ * acts in all of them. A policy that is off costs
  * one static branch or one load here; then the call goes straight to the
  * kernel's own function.
  */
 #include <linux/sched/clock.h>
 #include <linux/static_call.h>
-#include <net/inet_common.h>
 #include <net/tcp.h>
 
 #include "exclusive.h"
@@ -42,18 +41,11 @@ SKM_DEFINE_ORIG(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
 
 SKM_DEFINE_ORIG(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
 
-SKM_DEFINE_ORIG(inet_csk_accept, skm_inet_csk_accept);
-
 SKM_CHECK_PROTO(__sk_mem_raise_allocated, skm_sk_mem_raise_allocated);
 SKM_CHECK_PROTO(__sk_mem_reduce_allocated, skm_sk_mem_reduce_allocated);
 SKM_CHECK_PROTO(sk_forced_mem_schedule, skm_sk_forced_mem_schedule);
 SKM_CHECK_PROTO(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
 SKM_CHECK_PROTO(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
-#ifdef SKM_HAVE_SK_CHARGE
-SKM_CHECK_PROTO(__inet_accept, skm_inet_csk_accept);
-#else
-SKM_CHECK_PROTO(inet_csk_accept, skm_inet_csk_accept);
-#endif
 
 /*
  * Is @sk exclusive? With "instrument" on, the lookup is timed (local_clock()
@@ -505,113 +497,3 @@ void notrace skm_mem_cgroup_sk_free(struct sock *sk)
 	else
 		skm_sk_free_timed(sk);
 }
-
-/*
- * The accept hook (SKM_ACCEPT_SYM): once the child has its memcg, it takes
- * its listener's exclusivity (skm_excl_accept()). On 6.x it is
- * inet_csk_accept(), which sleeps until a client comes: that sleep is
- * bracketed as a sleeper's (struct skm_hook_sleeper), so that no flip or
- * unload waits for a client. The policy may have gone off meanwhile: the
- * child is reconciled only if it is still live. Untimed, with no exclusive
- * work possible (skm_excl_accept_may_act()), each form is a tail call of
- * the kernel's: no frame, no read side, nothing of ours across the sleep.
- */
-#ifndef SKM_HAVE_SK_CHARGE
-/*
- * How inet_csk_accept() sleeps (inet_csk_wait_for_connect()): not at all
- * with O_NONBLOCK; with no SO_RCVTIMEO, until a client comes, and a signal
- * makes accept() restart unseen; with one, until it expires, and a signal
- * ends accept() in EINTR (sock_intr_errno()).
- */
-static enum skm_sleep skm_accept_sleep(const struct sock *sk, int flags)
-{
-	if (flags & O_NONBLOCK)
-		return SKM_SLEEP_NONE;
-	return sock_rcvtimeo(sk, false) == MAX_SCHEDULE_TIMEOUT ?
-	       SKM_SLEEP_RESTARTS : SKM_SLEEP_BOUNDED_EINTR;
-}
-#endif
-
-#if defined(SKM_HAVE_SK_CHARGE)
-static noinline void notrace skm_accept_framed(struct socket *sock,
-					       struct socket *newsock,
-					       struct sock *newsk)
-{
-	struct skm_hook_frame f;
-
-	skm_hook_enter(&f);
-	skm_hook_may_sleep(&f);		/* lock_sock() */
-	skm_hook_orig_in(&f);
-	static_call(skm_orig_inet_csk_accept)(sock, newsock, newsk);
-	skm_hook_orig_out(&f);
-	skm_excl_accept_locked(sock->sk, newsk);	/* inet_accept() holds it */
-	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
-}
-
-void notrace skm_inet_csk_accept(struct socket *sock, struct socket *newsock,
-				 struct sock *newsk)
-{
-	if (likely(skm_hook_untimed() && !skm_excl_accept_may_act()))
-		static_call(skm_orig_inet_csk_accept)(sock, newsock, newsk);
-	else
-		skm_accept_framed(sock, newsock, newsk);
-}
-#elif defined(SKM_HAVE_PROTO_ACCEPT_ARG)
-static noinline struct sock *notrace skm_accept_framed(struct sock *sk,
-						       struct proto_accept_arg *arg)
-{
-	struct skm_hook_sleeper sleeper;
-	struct skm_hook_frame f;
-	struct sock *newsk;
-
-	skm_hook_enter(&f);
-	skm_hook_may_sleep(&f);
-	skm_hook_sleep_begin(&f, &sleeper, skm_accept_sleep(sk, arg->flags));
-	skm_hook_orig_in(&f);
-	newsk = static_call(skm_orig_inet_csk_accept)(sk, arg);
-	skm_hook_orig_out(&f);
-	skm_hook_sleep_end(&f, &sleeper);
-	if (newsk && skm_policy_live(SKM_POLICY_EXCLUSIVE))
-		skm_excl_accept(sk, newsk);
-	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
-	return newsk;
-}
-
-struct sock * notrace skm_inet_csk_accept(struct sock *sk,
-					  struct proto_accept_arg *arg)
-{
-	if (likely(skm_hook_untimed() && !skm_excl_accept_may_act()))
-		return static_call(skm_orig_inet_csk_accept)(sk, arg);
-	return skm_accept_framed(sk, arg);
-}
-#else
-static noinline struct sock *notrace skm_accept_framed(struct sock *sk,
-						       int flags, int *err,
-						       bool kern)
-{
-	struct skm_hook_sleeper sleeper;
-	struct skm_hook_frame f;
-	struct sock *newsk;
-
-	skm_hook_enter(&f);
-	skm_hook_may_sleep(&f);
-	skm_hook_sleep_begin(&f, &sleeper, skm_accept_sleep(sk, flags));
-	skm_hook_orig_in(&f);
-	newsk = static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
-	skm_hook_orig_out(&f);
-	skm_hook_sleep_end(&f, &sleeper);
-	if (newsk && skm_policy_live(SKM_POLICY_EXCLUSIVE))
-		skm_excl_accept(sk, newsk);
-	skm_hook_exit(&f, SKM_HOOK_ACCEPT);
-	return newsk;
-}
-
-struct sock * notrace skm_inet_csk_accept(struct sock *sk, int flags, int *err,
-					  bool kern)
-{
-	if (likely(skm_hook_untimed() && !skm_excl_accept_may_act()))
-		return static_call(skm_orig_inet_csk_accept)(sk, flags, err, kern);
-	return skm_accept_framed(sk, flags, err, kern);
-}
-#endif
-

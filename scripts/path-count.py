@@ -41,9 +41,9 @@ gdb.execute("set confirm off")
 gdb.execute("target remote " + os.environ["PC_SOCK"])
 inf = gdb.selected_inferior()
 body = {}
-# The accept hooks run the kernel's accept, which sleeps for a client:
-# single-stepped, the guest idles with its timers held and never wakes.
-SKIP = set(os.environ.get("PC_SKIP", "inet_csk_accept __inet_accept").split())
+# A hooked function that sleeps for long (none today) would idle the
+# guest single-stepped, its timers held, never to wake: PC_SKIP names such.
+SKIP = set(os.environ.get("PC_SKIP", "").split())
 fns = {a: n for a, n in fns.items() if n not in SKIP}
 for addr, name in fns.items():
     # the ftrace site: a call (hooked) or NOP5 (not), at the entry or after

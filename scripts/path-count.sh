@@ -23,9 +23,8 @@
 # per function (default 40); DEPTH: the bench cgroup's (default 1; a
 # systemd service is at 2, a Kubernetes container at 4 or 5). Writes
 # out/path-count-KVER-CONFIG[-dDEPTH].txt.
-# The accept hooks are not stepped (PC_SKIP, default "inet_csk_accept
-# __inet_accept": the kernel's accept sleeps, and a guest single-stepped
-# into idle never wakes).
+# PC_SKIP="FN ..." leaves hooked functions out (one that sleeps for long
+# idles the guest single-stepped, and it never wakes).
 # PC_TRACE=1 lists the sampled call's instructions too, as symbol+offset,
 # to read against objdump -d of the module (out/modcache/KVER-*/).
 set -euo pipefail

@@ -7,14 +7,10 @@
 # while a flip runs, within READ_MAX_S. Afterwards every blocked call
 # completes once its peer comes, with the module gone.
 #
-# On 6.x the accept hook is inet_csk_accept(), which sleeps until a client
-# comes: the flip that turns exclusive off must wake it out of our code
-# (hook_sleepers_kicked) and the accept() go on, restarted by the kernel,
-# invisibly to the server (no EINTR). An accept() with SO_RCVTIMEO would
-# see a wakeup as EINTR: it holds the module instead (hook_sleepers_pinned),
-# so the flips do not wait for it and rmmod is refused at once until its
-# client comes (delete_module(O_NONBLOCK): EWOULDBLOCK, "in use"); it ends with no EINTR. On 7.x the hook is __inet_accept(),
-# after the sleep: nothing to wake or pin.
+# No hook is on an accept()'s way (exclusive accounting takes an accepted
+# child where its memcg is bound, mem_cgroup_sk_alloc(), after the sleep):
+# the accept() with SO_RCVTIMEO and the one without sleep in the kernel
+# alone, so neither holds a flip or the unload, and neither sees EINTR.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -24,8 +20,7 @@ READ_MAX_S=1
 
 rm -f /tmp/skm-block-go-* /tmp/blk-*
 mkdir -p "$CG"
-# On a failure, release every blocked call: a pinned sleeper left behind
-# would hold the module for the rest of the boot's cases.
+# On a failure, release every blocked call.
 release_all() {
 	touch /tmp/skm-block-go-7102 /tmp/skm-block-go-7103
 	_c=""
@@ -39,6 +34,8 @@ trap 'release_all' EXIT
 load throttle=1 exclusive=1 reclaim_policy=linear \
 	throttle_cgroups=+/skm_blocked sock_limits=+/skm_blocked=64M
 expect_eq "hooked" "$(hooked_names)" "$(names_of $HOOKED)"
+grep -E "^$ACCEPT_FN " "$TRACING/enabled_functions" &&
+	fail "$ACCEPT_FN has an ftrace user: an accept() would sleep inside skmemcg"
 
 # awk_lt A B: is A < B (decimals)?
 awk_lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
@@ -100,20 +97,7 @@ blocked connect 7103
 blocked accept-timeo 7105
 sleep 1
 
-kicked0=$(skm_stat hook_sleepers_kicked)
 flip exclusive 0
-kicked=$(($(skm_stat hook_sleepers_kicked) - kicked0))
-note "sleepers woken by exclusive=0: $kicked"
-case $(uname -r) in
-7.*) expect_eq "sleepers woken on 7.x (accept hooked after its sleep)" "$kicked" 0 ;;
-*) [ "$kicked" -ge 1 ] || fail "exclusive=0 woke no sleeper: was the accept in the hook?" ;;
-esac
-pinned=$(skm_stat hook_sleepers_pinned)
-note "sleepers holding the module: $pinned"
-case $(uname -r) in
-7.*) expect_eq "sleepers pinned on 7.x" "$pinned" 0 ;;
-*) expect_eq "the accept() with SO_RCVTIMEO pinned" "$pinned" 1 ;;
-esac
 for p in 7101 7102 7103 7105; do still_blocked $p; done
 
 flip exclusive 1
@@ -128,50 +112,31 @@ flip enabled 1
 for p in 7101 7102 7103 7105; do still_blocked $p; done
 expect_eq "hooked after the flips" "$(hooked_names)" "$(names_of $HOOKED)"
 
-# The pinned accept(): rmmod refuses at once; its client ends it, no EINTR.
-case $(uname -r) in
-7.*) ;;
-*)
-	r=$(skm-rmmod skmemcg)
-	note "rmmod with the accept() with SO_RCVTIMEO pinned: $r s"
-	case $r in
-	EWOULDBLOCK\ *) awk_lt "${r#EWOULDBLOCK }" "$FLIP_MAX_S" ||
-		fail "rmmod took ${r#EWOULDBLOCK } s to refuse" ;;
-	*) fail "rmmod with a pinned sleeper: $r" ;;
-	esac
-	grep -q '^skmemcg ' /proc/modules || fail "skmemcg unloaded under a pinned sleeper"
-	dmesg | grep -q 'skmemcg: 1 tasks asleep in a replacement hold the module' ||
-		fail "no dmesg line for the pinned sleeper"
-	;;
-esac
-skm-block client 7105 > /dev/null || fail "client of 7105"
-wait_line /tmp/blk-7105 "accept-timeo ok 65536 0$" 20
-expect_eq "sleepers pinned after 7105's client" "$(skm_stat hook_sleepers_pinned)" 0
-
-# An accept() inside the hook again (7101's restarted outside it, while
-# exclusive was off), then the unload.
+# One more accept() made while every policy is on, then the unload.
 blocked accept 7104
 sleep 1
 skm-rmmod skmemcg > /tmp/blk-rmmod 2>&1 &
 wait_line /tmp/blk-rmmod . $((FLIP_MAX_S + 5))
 r=$(cat /tmp/blk-rmmod)
-note "rmmod with 4 blocked calls: $r s"
+note "rmmod with 5 blocked calls: $r s"
 case $r in
 ok\ *) awk_lt "${r#ok }" "$FLIP_MAX_S" || fail "rmmod took ${r#ok } s" ;;
 *) fail "rmmod: $r" ;;
 esac
 grep -q '^skmemcg ' /proc/modules && fail "skmemcg still loaded"
 
-# Traffic: every blocked call completes once its peer comes.
-for p in 7101 7102 7103 7104; do still_blocked $p; done
+# Traffic: every blocked call completes once its peer comes, the accept()
+# with SO_RCVTIMEO with no EINTR.
+for p in 7101 7102 7103 7104 7105; do still_blocked $p; done
 touch /tmp/skm-block-go-7102 /tmp/skm-block-go-7103
-skm-block client 7101 > /dev/null || fail "client of 7101"
-skm-block client 7104 > /dev/null || fail "client of 7104"
-for p in 7101 7102 7104; do
+for p in 7101 7104 7105; do
+	skm-block client $p > /dev/null || fail "client of $p"
+done
+for p in 7101 7102 7104 7105; do
 	wait_line "/tmp/blk-$p" " ok 65536 0$" 20
 done
 wait_line /tmp/blk-7103 "connect ok 65536 0$" 60
-note "after the unload: $(cat /tmp/blk-7101 /tmp/blk-7102 /tmp/blk-7103 /tmp/blk-7104 | grep ok | tr '\n' ';')"
+note "after the unload: $(cat /tmp/blk-7101 /tmp/blk-7102 /tmp/blk-7103 /tmp/blk-7104 /tmp/blk-7105 | grep ok | tr '\n' ';')"
 
 sysctl -qw net.ipv4.tcp_syn_retries=6
 cgroup_stop "$CG"

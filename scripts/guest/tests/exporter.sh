@@ -116,7 +116,7 @@ has /tmp/exp.prom "skmemcg_module_info{version=\"$(cat /sys/module/skmemcg/versi
 	fail "no skmemcg_module_info with the module's version"
 
 # Every stats line, with its value (the gauges as exporter-test.sh has them).
-gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now hook_sleepers_pinned drift_checks drift_mismatches drift_refused_throttle drift_refused_exclusive drift_refused_reclaim drift_refused_sock_limits drift_allowed_untested hook_entry_direct hooks_direct hooks_ops reclaim_protection_path_by_skmemcg "
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now drift_checks drift_mismatches drift_refused_throttle drift_refused_exclusive drift_refused_reclaim drift_refused_sock_limits drift_allowed_untested hook_entry_direct hooks_direct hooks_ops reclaim_protection_path_by_skmemcg "
 n=0
 while read -r name value; do
 	case $name in
