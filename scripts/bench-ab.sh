@@ -14,7 +14,8 @@
 #
 # Environment: AB_REPEATS (3), AB_MIB (32), AB_RR (5000), AB_CRR (500),
 # AB_CONFIGS (off:hooked:throttle:exclusive:reclaim:limit:all), AB_DEPTH
-# (1: the bench cgroup's depth).
+# (1: the bench cgroup's depth), AB_IDLE_CONNS (0: idle connections kept
+# open in the cgroup, bench_icount's ICOUNT_IDLE_CONNS).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,7 +36,7 @@ fi || { tail -n 20 "$src/build.log"; skm_die "building $sha failed"; }
 tag=ab-$sha
 SKM_BASE_KO=$src/skmemcg.ko "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -w "$tag" \
 	-t bench_icount -T 7200 -q \
-	-e "ICOUNT_AB=1 ICOUNT_REPEATS=${AB_REPEATS:-3} ICOUNT_MIB=${AB_MIB:-32} ICOUNT_RR=${AB_RR:-5000} ICOUNT_CRR=${AB_CRR:-500} ICOUNT_CONFIGS=${AB_CONFIGS:-off:hooked:throttle:exclusive:reclaim:limit:all} ICOUNT_DEPTH=${AB_DEPTH:-1}"
+	-e "ICOUNT_AB=1 ICOUNT_REPEATS=${AB_REPEATS:-3} ICOUNT_MIB=${AB_MIB:-32} ICOUNT_RR=${AB_RR:-5000} ICOUNT_CRR=${AB_CRR:-500} ICOUNT_CONFIGS=${AB_CONFIGS:-off:hooked:throttle:exclusive:reclaim:limit:all} ICOUNT_DEPTH=${AB_DEPTH:-1} ICOUNT_IDLE_CONNS=${AB_IDLE_CONNS:-0}"
 python3 - "$SKM_OUT/vm-$kver-$tag/console.log" "$sha" "$(git -C "$SKM_ROOT" rev-parse --short HEAD)" "$kver" "${AB_DEPTH:-1}" <<'PY' | tee "$SKM_OUT/bench-ab-$sha-$kver.txt"
 import re, statistics, sys
 from collections import defaultdict

@@ -15,6 +15,9 @@
 # Nothing is asserted on the figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
 # but none runs twice in each repeat, with /opt/skmemcg-base.ko (another
 # build) as "CONFIG@base" and the installed module as "CONFIG@new".
+# ICOUNT_IDLE_CONNS=N keeps N idle loopback connections (2N sockets, no
+# data) open in the cgroup while each configuration's workloads run, made
+# after its load: what a host's other sockets add to a hooked call.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 . /tests/lib_bench.sh
@@ -117,6 +120,25 @@ warm_round() {
 	in_cgroup "$cg" skm-rr -c -n 1 -N 50 > /dev/null || fail "warm round: skm-rr -c"
 }
 
+# idle_start, idle_stop: ICOUNT_IDLE_CONNS idle connections in the cgroup
+idle=
+idle_start() {
+	[ "${ICOUNT_IDLE_CONNS:-0}" -gt 0 ] || return 0
+	in_cgroup_bg "$cg" skm-hold -c "$ICOUNT_IDLE_CONNS" -k 0 > /tmp/icount-idle 2>&1
+	idle=$bg
+	wait_for 6000 "skm-hold -c $ICOUNT_IDLE_CONNS not ready: $(cat /tmp/icount-idle)" \
+		grep -q ready /tmp/icount-idle
+}
+idle_stop() {
+	[ -n "$idle" ] || return 0
+	kill -TERM "$idle"
+	wait "$idle" 2> /dev/null || true
+	idle=
+}
+trap 'idle_stop' EXIT
+[ "${ICOUNT_IDLE_CONNS:-0}" -eq 0 ] ||
+	note "$ICOUNT_IDLE_CONNS idle connections in the cgroup during each configuration's workloads"
+
 rep=1
 while [ $rep -le "$REPEATS" ]; do
 	order=$(echo $CONFIGS | awk -v r=$rep '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }')
@@ -133,11 +155,13 @@ while [ $rep -le "$REPEATS" ]; do
 				[ "$build" = base ] && SKM_KO=/opt/skmemcg-base.ko
 			fi
 			config_load "$config" "$cg"
+			idle_start
 			quiet_wait "$(cat $PAR/pressure_hold_ms 2> /dev/null || true)"
 			warm_round
 			measure "$label" "TCP_STREAM_${MIB}MiB" skm-tcp -b "$MIB" -c 1
 			measure "$label" "TCP_RR_${RR}" skm-rr -n 1 -N "$RR"
 			measure "$label" "TCP_CRR_${CRR}" skm-rr -c -n 1 -N "$CRR"
+			idle_stop
 			config_unload "$config"
 		done
 	done

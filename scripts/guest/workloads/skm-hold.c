@@ -6,7 +6,8 @@
  *
  *   skm-hold [-c conns] [-k KiB]
  *
- * Opens -c connections (default 4) and sends -k KiB (default 256) on each
+ * Opens -c connections (default 4, at most 32768; past 1024 its file limit
+ * is raised) and sends -k KiB (default 256; 0: none, idle sockets) on each
  * that nobody reads; prints "ready". On SIGUSR1 it reads everything queued
  * and sends -k KiB again on each (charging the memcg anew), then prints
  * "pumped N". On SIGTERM it closes everything and exits.
@@ -19,13 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAX_CONNS 64
+#define MAX_CONNS 32768
 
 static volatile sig_atomic_t pump, done;
-static int tx[MAX_CONNS], rx[MAX_CONNS];
+static int *tx, *rx;
 
 static void die(const char *what)
 {
@@ -76,12 +78,24 @@ int main(int argc, char **argv)
 	}
 	if (conns < 1 || conns > MAX_CONNS)
 		conns = 4;
+	if (kib < 0)
+		kib = 256;
+	tx = calloc(conns, sizeof(*tx));
+	rx = calloc(conns, sizeof(*rx));
+	if (!tx || !rx)
+		die("calloc");
+	if (conns > 1000) {
+		struct rlimit rl = { 2 * conns + 64, 2 * conns + 64 };
+
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			die("setrlimit");
+	}
 	signal(SIGUSR1, on_signal);
 	signal(SIGTERM, on_signal);
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    getsockname(lfd, (struct sockaddr *)&addr, &len) || listen(lfd, MAX_CONNS))
+	    getsockname(lfd, (struct sockaddr *)&addr, &len) || listen(lfd, 64))
 		die("listen");
 	for (i = 0; i < conns; i++) {
 		tx[i] = socket(AF_INET, SOCK_STREAM, 0);
