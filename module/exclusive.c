@@ -63,16 +63,33 @@
  */
 struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
-/* memcgs whose state is active (struct skm_excl_memcg) */
-atomic_long_t skm_excl_nr_active = ATOMIC_LONG_INIT(0);
+atomic_long_t skm_excl_gate = ATOMIC_LONG_INIT(0);	/* exclusive.h */
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
 /* Handing pages back: a memcg's at its free, everyone's at release. */
 static DEFINE_MUTEX(skm_excl_handback_lock);
 
+/* A bit of skm_excl_gate, on or off */
+static void skm_excl_gate_set(long bit, bool on)
+{
+	if (on)
+		atomic_long_or(bit, &skm_excl_gate);
+	else
+		atomic_long_andnot(bit, &skm_excl_gate);
+}
+
+/* exclusive_cgroups' resolved entries changed: under skm_cglist_lock */
+static void skm_excl_list_changed(const struct skm_cglist *list)
+{
+	skm_excl_gate_set(SKM_EXCL_GATE_LISTED, skm_cglist_any_resolved(list));
+}
+
 /* exclusive_cgroups (cglist.h) */
-struct skm_cglist skm_excl_cgroups =
-	SKM_CGLIST_INIT("exclusive_cgroups", NULL, skm_policies_apply);
+struct skm_cglist skm_excl_cgroups = {
+	.name = "exclusive_cgroups",
+	.commit = skm_policies_apply,
+	.changed = skm_excl_list_changed,
+};
 
 /*
  * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the
@@ -80,8 +97,14 @@ struct skm_cglist skm_excl_cgroups =
  * memcg only. Per cgroup: exclusive_cgroups below. Default off.
  */
 bool skm_exclusive __read_mostly;
+
+static void skm_excl_dflt_changed(bool on)
+{
+	skm_excl_gate_set(SKM_EXCL_GATE_DFLT, on);
+}
+
 static struct skm_bool_knob skm_exclusive_knob = {
-	&skm_exclusive, NULL, NULL, true };
+	&skm_exclusive, NULL, skm_excl_dflt_changed, true };
 module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
 MODULE_PARM_DESC(exclusive,
 		 "Sockets of every memcg charge the memcg only, not tcp_mem, from now on (bool, default N)");
@@ -197,7 +220,7 @@ static bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
 static void skm_excl_activate(struct skm_excl_memcg *xm)
 {
 	if (!READ_ONCE(xm->active) && !xchg(&xm->active, true))
-		atomic_long_inc(&skm_excl_nr_active);
+		atomic_long_inc(&skm_excl_gate);
 }
 
 /**
@@ -386,7 +409,7 @@ static void skm_excl_memcg_exit(void *priv, struct mem_cgroup *memcg)
 		atomic_long_add(pages, skm_excl_protos[i].memory_allocated);
 	}
 	if (xchg(&xm->active, false))
-		atomic_long_dec(&skm_excl_nr_active);
+		atomic_long_dec(&skm_excl_gate);
 	mutex_unlock(&skm_excl_handback_lock);
 }
 
@@ -405,7 +428,7 @@ void skm_excl_release_all(void)
 
 	mutex_lock(&skm_excl_handback_lock);
 	skm_memcg_apply_priv(SKM_POLICY_EXCLUSIVE, skm_excl_memcg_reset);
-	atomic_long_set(&skm_excl_nr_active, 0);
+	atomic_long_set(&skm_excl_gate, 0);	/* bits set anew at prepare */
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		struct skm_excl_proto *p = &skm_excl_protos[i];
 		long pages = skm_excl_pages_sum(p);
@@ -443,7 +466,7 @@ static void skm_excl_show_stats(struct seq_file *m)
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		pages += skm_excl_pages_sum(&skm_excl_protos[i]);
 	seq_printf(m, "exclusive_memcgs %ld\n",
-		   atomic_long_read(&skm_excl_nr_active));
+		   (long)(atomic_long_read(&skm_excl_gate) & SKM_EXCL_GATE_ACTIVE));
 	seq_printf(m, "exclusive_pages %ld\n", max(pages, 0L));
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
@@ -454,6 +477,14 @@ static void skm_excl_show_cgroup(struct seq_file *m, struct cgroup *cgrp,
 				 void *priv)
 {
 	seq_printf(m, " %s", skm_excl_cgroup_exclusive(cgrp) ? "yes" : "no");
+}
+
+/* Before the hooks go live: the gate's bits from the knobs as they are. */
+static void skm_excl_prepare(void)
+{
+	skm_excl_gate_set(SKM_EXCL_GATE_DFLT, READ_ONCE(skm_exclusive));
+	skm_excl_gate_set(SKM_EXCL_GATE_LISTED,
+			  skm_cglist_any_resolved(&skm_excl_cgroups));
 }
 
 static bool skm_excl_wanted(void)
@@ -482,6 +513,7 @@ const struct skm_policy skm_policy_exclusive = {
 	.memcg_size = sizeof(struct skm_excl_memcg),
 	.memcg_exit = skm_excl_memcg_exit,
 	.wanted = skm_excl_wanted,
+	.prepare = skm_excl_prepare,
 	/* every exclusive page back in the global counters */
 	.release = skm_excl_release_all,
 	.show_stats = skm_excl_show_stats,

@@ -41,7 +41,7 @@ extern struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
  *	(skm_excl_key()) @exclusive was decided for; 0 for none yet
  * @exclusive: the memcg's sockets charge it alone now, not the global
  *	counter
- * @active: counted in skm_excl_nr_active (decided exclusive once, or
+ * @active: counted in skm_excl_gate (decided exclusive once, or
  *	holding exclusive pages), until released
  * @pages: exclusive pages its sockets hold, per protocol (the index of
  *	skm_excl_protos); a reduce takes them before the global counter's
@@ -80,7 +80,19 @@ static __always_inline struct skm_memcg *skm_excl_ref_state(struct skm_excl_ref 
 	return skm_memcg_of_priv(x.xm, SKM_POLICY_EXCLUSIVE);
 }
 
-extern atomic_long_t skm_excl_nr_active;
+/*
+ * May any memcg charge exclusively, or hold exclusive pages? One word, so
+ * that a hook with nothing to do reads one load: the memcgs whose state is
+ * active (struct skm_excl_memcg), counted in the low bits, and a bit each
+ * for the "exclusive" default and for an exclusive_cgroups entry some
+ * cgroup has, kept by their setters (and set anew when the policy comes
+ * on).
+ */
+#define SKM_EXCL_GATE_DFLT	BIT(40)
+#define SKM_EXCL_GATE_LISTED	BIT(41)
+#define SKM_EXCL_GATE_ACTIVE	(SKM_EXCL_GATE_DFLT - 1)
+
+extern atomic_long_t skm_excl_gate;
 extern bool skm_exclusive;
 extern struct skm_cglist skm_excl_cgroups;
 
@@ -92,13 +104,12 @@ static __always_inline unsigned long skm_excl_key(void)
 }
 
 /*
- * May any memcg charge exclusively, or hold exclusive pages? Three loads;
- * with none, every hook of the policy passes the call on untouched.
+ * May any memcg charge exclusively, or hold exclusive pages? One load; with
+ * none, every hook of the policy passes the call on untouched.
  */
 static __always_inline bool skm_excl_any(void)
 {
-	return atomic_long_read(&skm_excl_nr_active) || READ_ONCE(skm_exclusive) ||
-	       skm_cglist_any_resolved(&skm_excl_cgroups);
+	return atomic_long_read(&skm_excl_gate);
 }
 
 /*

@@ -396,7 +396,7 @@ static noinline void notrace skm_reduce(struct sock *sk, int amount,
 }
 
 /* It never sleeps: untimed, it needs no frame, exclusive or not. */
-void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
+static noinline void notrace skm_reduce_checked(struct sock *sk, int amount)
 {
 	struct skm_excl_ref x = skm_excl_reduce_ref(sk);
 
@@ -406,6 +406,20 @@ void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
 	else
 		skm_excl_reduce(x, sk, amount);
+}
+
+/*
+ * __sk_mem_reduce_allocated(): as sk_forced_mem_schedule(), one load and a
+ * tail call with no memcg that may hold exclusive pages; else
+ * skm_reduce_checked().
+ */
+void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
+{
+	if (likely(skm_hook_untimed() && !skm_excl_any())) {
+		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
+		return;
+	}
+	skm_reduce_checked(sk, amount);
 }
 
 static noinline void notrace skm_forced(struct sock *sk, int size,
@@ -434,7 +448,7 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
  * and nothing of ours waits for it, nor is on the stack while it reclaims
  * (no frame, no SRCU read side).
  */
-void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
+static noinline void notrace skm_forced_checked(struct sock *sk, int size)
 {
 	struct skm_excl_ref x = skm_excl_charge_ref(sk);
 	int amt;
@@ -448,4 +462,18 @@ void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 		if (amt)
 			skm_sock_charge_nofail(sk, skm_excl_ref_state(x), amt);
 	}
+}
+
+/*
+ * sk_forced_mem_schedule(): with no memcg that may charge exclusively,
+ * untimed, the kernel's own function straight away (one load, a tail
+ * call: no frame, no register saved); else skm_forced_checked().
+ */
+void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
+{
+	if (likely(skm_hook_untimed() && !skm_excl_any())) {
+		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
+		return;
+	}
+	skm_forced_checked(sk, size);
 }
