@@ -131,14 +131,19 @@ static __always_inline int skm_excl_proto_idx(const struct sock *sk)
 }
 
 /*
- * The memcg whose exclusive accounting concerns @sk, or NULL: a socket
- * charged to a memcg, of a protocol with a global counter that the kernel
- * does not keep it out of itself (7.x's sk_bypass_prot_mem).
+ * The memcg whose exclusive accounting concerns @sk, or NULL: none may
+ * charge exclusively or hold exclusive pages (skm_excl_any()), or @sk is
+ * not a socket charged to a memcg, of a protocol with a global counter
+ * that the kernel does not keep it out of itself (7.x's
+ * sk_bypass_prot_mem).
  */
 static __always_inline struct mem_cgroup *skm_excl_memcg_of(const struct sock *sk)
 {
-	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
+	struct mem_cgroup *memcg;
 
+	if (likely(!skm_excl_any()))
+		return NULL;
+	memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
 	if (!memcg || !sk->sk_prot->memory_allocated || skm_sk_bypasses_prot_mem(sk))
 		return NULL;
 	return memcg;
@@ -177,12 +182,9 @@ static __always_inline struct skm_excl_ref skm_excl_charge_ref(struct sock *sk)
 {
 	struct skm_excl_ref x = { };
 	struct skm_excl_memcg *xm;
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg = skm_excl_memcg_of(sk);
 	int idx;
 
-	if (likely(!skm_excl_any()))
-		return x;
-	memcg = skm_excl_memcg_of(sk);
 	if (!memcg)
 		return x;
 	xm = skm_excl_memcg_find(memcg);
@@ -210,12 +212,9 @@ static __always_inline struct skm_excl_ref skm_excl_charge_ref(struct sock *sk)
 static __always_inline struct skm_excl_ref skm_excl_reduce_ref(struct sock *sk)
 {
 	struct skm_excl_ref x = { };
-	struct mem_cgroup *memcg;
+	struct mem_cgroup *memcg = skm_excl_memcg_of(sk);
 	int idx;
 
-	if (likely(!skm_excl_any()))
-		return x;
-	memcg = skm_excl_memcg_of(sk);
 	if (!memcg)
 		return x;
 	idx = skm_excl_proto_idx(sk);
