@@ -113,8 +113,6 @@ static void skm_cglist_changed(struct skm_cglist *list)
 {
 	/* pairs with skm_cglist_gen(): the change is seen with the number */
 	smp_store_release(&list->gen, list->gen + 1);
-	if (list->changed)
-		list->changed(list);
 }
 
 /* A waiting entry's cgroup exists now: resolve it. Under skm_cglist_lock. */

@@ -92,14 +92,9 @@ struct skm_cglist {
 	atomic_t nr_waiting;
 	atomic_t nr_resolved;
 	unsigned long gen;
-	void (*changed)(const struct skm_cglist *list);
 };
 
-/*
- * A list's definition: every other member starts as zero (empty). @changed,
- * if a list's owner sets it, is told after every change of the resolved
- * entries, under skm_cglist_lock.
- */
+/* A list's definition: every other member starts as zero (empty). */
 #define SKM_CGLIST_INIT(knob, pages_fn, commit_fn)			\
 	{ .name = (knob), .pages_of = (pages_fn), .commit = (commit_fn) }
 

@@ -363,6 +363,9 @@ static const struct {
 	{ "__sk_mem_raise_allocated", 0 },
 	{ "__sk_mem_reduce_allocated", 0 },
 	{ "sk_forced_mem_schedule", 0 },
+	/* where an accepted child's memcg is bound, under its lock_sock() */
+	{ SKM_ACCEPT_SYM, SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE) },
+	{ "mem_cgroup_sk_free", 0 },
 #ifdef SKM_FAMILY_7_3
 	{ "apply_proportional_protection", 0 },
 #else

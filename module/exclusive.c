@@ -4,18 +4,13 @@
  * exclusive_policy.h for the model.
  *
  * State:
- * - per memcg (its state, memcg_state.h: struct skm_excl_memcg), whether
- *   its sockets charge exclusively now, decided from exclusive_cgroups and
- *   the "exclusive" default and kept until either changes, and the
- *   exclusive pages its sockets hold, per protocol. A charge of a socket
- *   whose memcg is exclusive goes to the memcg alone and counts there; any
- *   reduce takes the memcg's exclusive pages first, then the global
- *   counter's. So pages charged before a memcg became exclusive, or while
- *   it was not (a child before accept(), a cgroup listed later or removed
- *   from the list) return to the counter they came from in total, and the
- *   two counters can never drift: neither ever gives back more than all
- *   of the memcg's sockets hold. No state per socket, and no hook on a
- *   socket's birth or death;
+ * - one struct skm_excl_sk per exclusive socket, in an RCU hash keyed by
+ *   the socket, with the pages it holds exclusively. Lookups take no lock;
+ *   adding and removing take the lock of the socket's bucket group (one of
+ *   SKM_EXCL_LOCKS), so that sockets made and freed on different CPUs
+ *   rarely wait for each other. Pages it holds in the global counter
+ *   (reached through a path we do not replace) go back to the global
+ *   counter, so the two counters can never drift;
  * - per protocol (keyed by its global counter, which TCPv4 and TCPv6
  *   share), a per-CPU batched count of exclusive pages, for the backstop
  *   and for handing them back;
@@ -23,9 +18,8 @@
  *
  * Handing back: on unload, and when the "enabled" knob goes off, the hooks
  * are waited out first, then every exclusive page is added to its global
- * counter: when the stock kernel later frees that memory it subtracts
- * exactly what was added. A memcg freed while holding exclusive pages
- * (socket memory the kernel never gave back) hands them back the same way.
+ * counter and the sockets become ordinary: when the stock kernel later frees
+ * their memory it subtracts exactly what was added.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,64 +48,51 @@
 #include "sock_compat.h"
 #include "sock_charge.h"
 
-/*
- * skm_excl_protos[]' pages: as a percpu_counter, but its add is inline and
- * takes no preemption toggle: each step (a per-CPU add that returns the
- * sum, the fold of it into @pages, the per-CPU subtraction of what was
- * folded) keeps the total exact whatever runs between them or on which
- * CPU, so none needs to be atomic with the next (skm_excl_pages_add()).
- */
-struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
+#define SKM_EXCL_LOCK_BITS	8	/* bucket groups with a lock each */
+#define SKM_EXCL_PROTOS		8
 
-atomic_long_t skm_excl_gate = ATOMIC_LONG_INIT(0);	/* exclusive.h */
+/*
+ * Pages exclusive sockets of one protocol hold, keyed by its global counter:
+ * @pages plus every CPU's @delta, exact; @pages alone, off by less than
+ * percpu_counter_batch per CPU, is what the backstop reads. As a
+ * percpu_counter, but its add is inline and takes no preemption toggle: each
+ * step (a per-CPU add that returns the sum, the fold of it into @pages, the
+ * per-CPU subtraction of what was folded) keeps the total exact whatever
+ * runs between them or on which CPU, so none needs to be atomic with the
+ * next (skm_excl_pages_add()).
+ */
+struct skm_excl_proto {
+	atomic_long_t *memory_allocated;
+	atomic_long_t pages;
+	long __percpu *delta;
+};
+
+atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
-/* Handing pages back: a memcg's at its free, everyone's at release. */
-static DEFINE_MUTEX(skm_excl_handback_lock);
-
-/* A bit of skm_excl_gate, on or off */
-static void skm_excl_gate_set(long bit, bool on)
-{
-	if (on)
-		atomic_long_or(bit, &skm_excl_gate);
-	else
-		atomic_long_andnot(bit, &skm_excl_gate);
-}
-
-/* exclusive_cgroups' resolved entries changed: under skm_cglist_lock */
-static void skm_excl_list_changed(const struct skm_cglist *list)
-{
-	skm_excl_gate_set(SKM_EXCL_GATE_LISTED, skm_cglist_any_resolved(list));
-}
+struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+static spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
+static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
 /* exclusive_cgroups (cglist.h) */
-struct skm_cglist skm_excl_cgroups = {
-	.name = "exclusive_cgroups",
-	.commit = skm_policies_apply,
-	.changed = skm_excl_list_changed,
-};
+struct skm_cglist skm_excl_cgroups =
+	SKM_CGLIST_INIT("exclusive_cgroups", NULL, skm_policies_apply);
 
 /*
  * memcg-exclusive socket accounting (seed 002; see exclusive_policy.h), the
- * global default: while it is on, the sockets of every memcg charge their
- * memcg only. Per cgroup: exclusive_cgroups below. Default off.
+ * global default: sockets whose memcg is bound while it is on are charged to
+ * their memcg only. Per cgroup: exclusive_cgroups below. Default off.
  */
 bool skm_exclusive __read_mostly;
-
-static void skm_excl_dflt_changed(bool on)
-{
-	skm_excl_gate_set(SKM_EXCL_GATE_DFLT, on);
-}
-
 static struct skm_bool_knob skm_exclusive_knob = {
-	&skm_exclusive, NULL, skm_excl_dflt_changed, true };
+	&skm_exclusive, NULL, NULL, true };
 module_param_cb(exclusive, &skm_bool_ops, &skm_exclusive_knob, 0644);
 MODULE_PARM_DESC(exclusive,
-		 "Sockets of every memcg charge the memcg only, not tcp_mem, from now on (bool, default N)");
+		 "New sockets of every memcg are charged to the memcg only, not tcp_mem (bool, default N)");
 
 /*
- * The cgroups whose sockets (and their descendants') charge their memcg
- * only, whatever "exclusive" says: each write is one update, "+<path>" adds,
+ * The cgroups whose sockets (and their descendants') are memcg-exclusive
+ * whatever "exclusive" says: each write is one update, "+<path>" adds,
  * "-<path>" removes; reading lists "+<path>" lines, " waiting" after those
  * whose cgroup does not exist (yet). Tenants' cgroups: readable by root
  * only (0600), unlike the other knobs. A path may name a cgroup not made yet:
@@ -136,12 +117,22 @@ module_param_cb(exclusive_backstop_pct, &skm_uint_ops,
 MODULE_PARM_DESC(exclusive_backstop_pct,
 		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
 
+/* The lock of @bucket's group: the low bits of the bucket number. */
+static spinlock_t *skm_excl_bucket_lock(u32 bucket)
+{
+	BUILD_BUG_ON(SKM_EXCL_LOCK_BITS > SKM_EXCL_HASH_BITS);
+	return &skm_excl_socks_locks[bucket & ((1 << SKM_EXCL_LOCK_BITS) - 1)];
+}
+
 int __init skm_excl_init(void)
 {
 	int i;
 
+	for (i = 0; i < ARRAY_SIZE(skm_excl_socks); i++)
+		INIT_HLIST_HEAD(&skm_excl_socks[i]);
+	for (i = 0; i < ARRAY_SIZE(skm_excl_socks_locks); i++)
+		spin_lock_init(&skm_excl_socks_locks[i]);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
-		skm_excl_protos[i].idx = i;
 		skm_excl_protos[i].delta = alloc_percpu(long);
 		if (!skm_excl_protos[i].delta) {
 			while (i--)
@@ -194,6 +185,56 @@ static struct skm_excl_proto *skm_excl_proto(struct proto *prot)
 	return NULL;
 }
 
+static struct skm_excl_sk *skm_excl_add(struct sock *sk)
+{
+	struct skm_excl_proto *p = skm_excl_proto(sk->sk_prot);
+	u32 bucket = skm_excl_bucket(sk);
+	spinlock_t *lock = skm_excl_bucket_lock(bucket);
+	struct skm_excl_sk *es;
+	unsigned long flags;
+
+	if (!p)
+		return NULL;
+	es = kzalloc(sizeof(*es), GFP_ATOMIC | __GFP_NOWARN);
+	if (!es)
+		return NULL;
+	es->sk = sk;
+	es->proto = p;
+	/* Counted before it can be found, uncounted after it cannot. */
+	atomic_long_inc(&skm_excl_nr_sockets);
+	spin_lock_irqsave(lock, flags);
+	hlist_add_head_rcu(&es->node, &skm_excl_socks[bucket]);
+	spin_unlock_irqrestore(lock, flags);
+	return es;
+}
+
+static void skm_excl_del(struct skm_excl_sk *es)
+{
+	spinlock_t *lock = skm_excl_bucket_lock(skm_excl_bucket(es->sk));
+	unsigned long flags;
+
+	spin_lock_irqsave(lock, flags);
+	hlist_del_rcu(&es->node);
+	spin_unlock_irqrestore(lock, flags);
+	atomic_long_dec(&skm_excl_nr_sockets);
+	kfree_rcu(es, rcu);
+}
+
+/* Move @pages of @es between the exclusive count and the global counter. */
+static void skm_excl_to_global(struct skm_excl_sk *es, long pages)
+{
+	atomic_long_sub(pages, &es->pages);
+	skm_excl_pages_add(es->proto, -pages);
+	atomic_long_add(pages, es->proto->memory_allocated);
+}
+
+static void skm_excl_from_global(struct skm_excl_sk *es, long pages)
+{
+	atomic_long_sub(pages, es->proto->memory_allocated);
+	skm_excl_pages_add(es->proto, pages);
+	atomic_long_add(pages, &es->pages);
+}
+
 /* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 {
@@ -201,7 +242,7 @@ bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 }
 
 /**
- * skm_excl_cgroup_exclusive() - do @cgrp's sockets charge exclusively now?
+ * skm_excl_cgroup_exclusive() - would a socket created in @cgrp be exclusive?
  * @cgrp: a cgroup the caller holds a reference on
  *
  * For the "cgroups" file. Call under rcu_read_lock().
@@ -216,61 +257,62 @@ static bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
 	return skm_exclusive_decide(READ_ONCE(skm_exclusive), listed, false);
 }
 
-/* Mark @xm active: it may hold exclusive pages from now on. */
-static void skm_excl_activate(struct skm_excl_memcg *xm)
-{
-	if (!READ_ONCE(xm->active) && !xchg(&xm->active, true))
-		atomic_long_inc(&skm_excl_gate);
-}
-
 /**
- * skm_excl_decide_ref() - skm_excl_charge_ref() where @memcg's decision is
- *	not kept for the list and default of now
- * @sk: the socket
- * @memcg: its memcg (skm_excl_memcg_of())
+ * skm_excl_bind() - decide exclusivity when a socket's memcg is bound
+ * @sk: a socket mem_cgroup_sk_alloc() just ran for
  *
- * Decides whether the memcg charges exclusively, and keeps the decision in
- * its state, made here if it has none, for every memcg charged while the
- * policy is on (so that one that is not exclusive is not looked up in the
- * list on every charge either). Without memory for the state, the charge
- * is the kernel's own. Out of line: once per memcg and change of the list.
- *
- * Return: as skm_excl_charge_ref().
+ * A socket made by socket(2) holds no memory yet. An accepted child does:
+ * what it got before accept(), with no memcg, is in the global counter,
+ * and the kernel charges it to the memcg right after this, under the
+ * child's lock_sock() (inet_csk_accept(), 7.x's inet_accept()). An
+ * exclusive child's pages move to the exclusive count here, under that
+ * lock: nothing else changes them meanwhile. A socket bound by someone not
+ * owning it keeps what it holds in the global counter (its entry's pages
+ * say which are exclusive): both counters stay right.
  */
-noinline struct skm_excl_ref skm_excl_decide_ref(struct sock *sk,
-						 struct mem_cgroup *memcg)
+void skm_excl_bind(struct sock *sk)
 {
-	unsigned long key = skm_excl_key();
-	struct skm_excl_ref x = { };
-	struct skm_excl_memcg *xm;
-	struct skm_excl_proto *p;
-	struct skm_memcg *sm;
-	bool exclusive;
+	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
+	bool dflt = READ_ONCE(skm_exclusive), listed;
+	struct skm_excl_sk *es;
+	int pages;
 
+	if (!memcg || !sk->sk_prot->memory_allocated ||
+	    (!dflt && !skm_cglist_any_resolved(&skm_excl_cgroups)))
+		return;
 	rcu_read_lock();
-	exclusive = skm_exclusive_decide(READ_ONCE(skm_exclusive),
-					 skm_excl_cgroup_listed(memcg), false);
-	sm = skm_memcg_get(memcg, GFP_NOWAIT);
-	xm = sm ? skm_memcg_priv(sm, SKM_POLICY_EXCLUSIVE) : NULL;
+	listed = skm_excl_cgroup_listed(memcg);
 	rcu_read_unlock();
-	if (!xm)
-		return x;
-	WRITE_ONCE(xm->exclusive, exclusive);
-	WRITE_ONCE(xm->key, key);
-	if (!exclusive)
-		return x;
-	p = skm_excl_proto(sk->sk_prot);
-	if (!p)
-		return x;
-	skm_excl_activate(xm);
-	x.xm = xm;
-	x.idx = p->idx;
-	return x;
+	if (!skm_exclusive_decide(dflt, listed, skm_sk_bypasses_prot_mem(sk)) ||
+	    __skm_excl_find(sk))
+		return;
+	es = skm_excl_add(sk);
+	pages = sk_mem_pages(sk->sk_forward_alloc + atomic_read(&sk->sk_rmem_alloc));
+	if (es && pages > 0 && sock_owned_by_user_nocheck(sk))
+		skm_excl_from_global(es, pages);
 }
 
 /**
- * skm_excl_backstop() - is an exclusive raise over the host's backstop?
- * @x: its exclusive accounting
+ * skm_excl_forget() - a socket is being freed
+ * @sk: the socket
+ */
+void skm_excl_forget(struct sock *sk)
+{
+	struct skm_excl_sk *es = skm_excl_find(sk);
+	long pages;
+
+	if (!es)
+		return;
+	/* Normally 0 by now; the kernel would have left them in its counter. */
+	pages = atomic_long_read(&es->pages);
+	if (pages)
+		skm_excl_to_global(es, pages);
+	skm_excl_del(es);
+}
+
+/**
+ * skm_excl_backstop() - is an exclusive socket's raise over the host's backstop?
+ * @es: its state
  * @sk: the socket
  * @amt: pages the raise asks for
  *
@@ -281,10 +323,10 @@ noinline struct skm_excl_ref skm_excl_decide_ref(struct sock *sk,
  *
  * Return: true if the allocation is to be suppressed.
  */
-bool skm_excl_backstop(struct skm_excl_ref x, struct sock *sk, int amt)
+bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt)
 {
 	return skm_backstop_exceeded(sk_memory_allocated(sk),
-				     atomic_long_read(&skm_excl_ref_proto(x)->pages) + amt,
+				     atomic_long_read(&es->proto->pages) + amt,
 				     sk_prot_mem_limits(sk, 2),
 				     READ_ONCE(skm_exclusive_backstop_pct));
 }
@@ -309,66 +351,63 @@ void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v)
 }
 
 /**
- * skm_excl_charge() - __sk_mem_raise_allocated()'s charge for a socket
- *	whose memcg is exclusive: the memcg alone, not the global counter
- * @x: its exclusive accounting
+ * skm_excl_charge() - __sk_mem_raise_allocated()'s charge for an exclusive
+ *	socket: the memcg alone, not the global counter
+ * @es: its state
  * @sk: the socket
  * @amt: pages
  * @gfp: the charge's; with __GFP_NOFAIL, the kernel's forced charge
  *
  * Return: true if charged (and counted as exclusive pages).
  */
-bool skm_excl_charge(struct skm_excl_ref x, struct sock *sk, int amt, gfp_t gfp)
+bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp)
 {
-	if (!skm_sock_charge(sk, skm_excl_ref_state(x), amt, gfp))
+	if (!skm_sock_charge(sk, amt, gfp))
 		return false;
-	atomic_long_add(amt, skm_excl_ref_pages(x));
-	skm_excl_pages_add(skm_excl_ref_proto(x), amt);
+	atomic_long_add(amt, &es->pages);
+	skm_excl_pages_add(es->proto, amt);
 	return true;
 }
 
 /**
- * skm_excl_reduce() - __sk_mem_reduce_allocated() for a socket whose
- *	memcg holds exclusive pages
- * @x: its exclusive accounting
+ * skm_excl_reduce() - __sk_mem_reduce_allocated() for an exclusive socket
+ * @es: its state
  * @sk: the socket
  * @amount: pages
  *
- * The memcg's exclusive pages go first; any beyond those were counted
- * globally and leave the global counter, as the kernel does. Neither ever
- * gives back more than the memcg's sockets hold in total.
+ * Pages it holds exclusively leave the exclusive count; any beyond those
+ * were counted globally and leave the global counter, as the kernel does.
  */
-void skm_excl_reduce(struct skm_excl_ref x, struct sock *sk, int amount)
+void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 {
-	atomic_long_t *pages = skm_excl_ref_pages(x);
-	long have = atomic_long_read(pages), excl;
+	long have = atomic_long_read(&es->pages), excl;
 
 	do {
 		excl = min_t(long, have, amount);
-	} while (excl && !atomic_long_try_cmpxchg(pages, &have, have - excl));
+	} while (!atomic_long_try_cmpxchg(&es->pages, &have, have - excl));
 	if (excl)
-		skm_excl_pages_add(skm_excl_ref_proto(x), -excl);
+		skm_excl_pages_add(es->proto, -excl);
 	if (amount > excl) {
 		atomic_long_sub(amount - excl, sk->sk_prot->memory_allocated);
 		if (sk_under_global_memory_pressure(sk) &&
 		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
 			skm_sk_leave_memory_pressure(sk);
 	}
-	skm_sock_uncharge(sk, skm_excl_ref_state(x), amount);
+	skm_sock_uncharge(sk, amount);
 }
 
 /**
- * skm_excl_forced_account() - sk_forced_mem_schedule()'s accounting for a
- *	socket whose memcg is exclusive: the forward allocation and the
- *	exclusive count, without the global counter
- * @x: its exclusive accounting
+ * skm_excl_forced_account() - sk_forced_mem_schedule()'s accounting for an
+ *	exclusive socket: the forward allocation and the exclusive count,
+ *	without the global counter
+ * @es: its state
  * @sk: the socket
  * @size: bytes the forward allocation must cover
  *
  * Return: the pages the caller must then charge to the memcg, as the kernel
  * does, with __GFP_NOFAIL (skm_sock_charge_nofail()); 0 for none.
  */
-int skm_excl_forced_account(struct skm_excl_ref x, struct sock *sk, int size)
+int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size)
 {
 	int delta = size - sk->sk_forward_alloc, amt;
 
@@ -376,59 +415,28 @@ int skm_excl_forced_account(struct skm_excl_ref x, struct sock *sk, int size)
 		return 0;
 	amt = sk_mem_pages(delta);
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
-	atomic_long_add(amt, skm_excl_ref_pages(x));
-	skm_excl_pages_add(skm_excl_ref_proto(x), amt);
+	atomic_long_add(amt, &es->pages);
+	skm_excl_pages_add(es->proto, amt);
 	return amt;
 }
 
-/* A memcg's exclusive pages, handed back or gone: it starts anew. */
-static void skm_excl_memcg_reset(void *priv)
-{
-	struct skm_excl_memcg *xm = priv;
-
-	memset(xm, 0, sizeof(*xm));
-}
-
-/*
- * A memcg about to be freed: its sockets are gone, and anything they left
- * (memory the kernel never gave back) goes back to the global counters,
- * where the kernel would have left it too.
- */
-static void skm_excl_memcg_exit(void *priv, struct mem_cgroup *memcg)
-{
-	struct skm_excl_memcg *xm = priv;
-	long pages;
-	int i;
-
-	mutex_lock(&skm_excl_handback_lock);
-	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
-		pages = atomic_long_xchg(&xm->pages[i], 0);
-		if (!pages)
-			continue;
-		skm_excl_pages_add(&skm_excl_protos[i], -pages);
-		atomic_long_add(pages, skm_excl_protos[i].memory_allocated);
-	}
-	if (xchg(&xm->active, false))
-		atomic_long_dec(&skm_excl_gate);
-	mutex_unlock(&skm_excl_handback_lock);
-}
-
 /**
- * skm_excl_release_all() - every memcg's exclusive pages back to the
- *	global counters
+ * skm_excl_release_all() - make every exclusive socket ordinary again
  *
  * The caller has waited out every hook (unload, or "enabled" turned off),
  * so no exclusive accounting runs concurrently. Every exclusive page goes
- * back to its global counter, and every memcg's decision is forgotten.
+ * back to its global counter.
  */
 void skm_excl_release_all(void)
 {
+	struct hlist_node *tmp;
+	struct skm_excl_sk *es;
 	long handed = 0;
-	int i;
+	int bkt, i;
 
-	mutex_lock(&skm_excl_handback_lock);
-	skm_memcg_apply_priv(SKM_POLICY_EXCLUSIVE, skm_excl_memcg_reset);
-	atomic_long_set(&skm_excl_gate, 0);	/* bits set anew at prepare */
+	for (bkt = 0; bkt < ARRAY_SIZE(skm_excl_socks); bkt++)
+		hlist_for_each_entry_safe(es, tmp, &skm_excl_socks[bkt], node)
+			skm_excl_del(es);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		struct skm_excl_proto *p = &skm_excl_protos[i];
 		long pages = skm_excl_pages_sum(p);
@@ -442,7 +450,6 @@ void skm_excl_release_all(void)
 			WRITE_ONCE(*per_cpu_ptr(p->delta, cpu), 0);
 		handed += pages;
 	}
-	mutex_unlock(&skm_excl_handback_lock);
 	if (handed)
 		pr_info("handed %ld exclusive socket pages back to the global counters\n",
 			handed);
@@ -465,26 +472,18 @@ static void skm_excl_show_stats(struct seq_file *m)
 
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		pages += skm_excl_pages_sum(&skm_excl_protos[i]);
-	seq_printf(m, "exclusive_memcgs %ld\n",
-		   (long)(atomic_long_read(&skm_excl_gate) & SKM_EXCL_GATE_ACTIVE));
+	seq_printf(m, "exclusive_sockets %ld\n",
+		   atomic_long_read(&skm_excl_nr_sockets));
 	seq_printf(m, "exclusive_pages %ld\n", max(pages, 0L));
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
 }
 
-/* Its column of "cgroups": do the cgroup's sockets charge exclusively now? */
+/* Its column of "cgroups": would a socket created in the cgroup now be? */
 static void skm_excl_show_cgroup(struct seq_file *m, struct cgroup *cgrp,
 				 void *priv)
 {
 	seq_printf(m, " %s", skm_excl_cgroup_exclusive(cgrp) ? "yes" : "no");
-}
-
-/* Before the hooks go live: the gate's bits from the knobs as they are. */
-static void skm_excl_prepare(void)
-{
-	skm_excl_gate_set(SKM_EXCL_GATE_DFLT, READ_ONCE(skm_exclusive));
-	skm_excl_gate_set(SKM_EXCL_GATE_LISTED,
-			  skm_cglist_any_resolved(&skm_excl_cgroups));
 }
 
 static bool skm_excl_wanted(void)
@@ -493,13 +492,17 @@ static bool skm_excl_wanted(void)
 }
 
 /*
- * Its hooks: a socket's charges and their reversal, and for
- * exclusive_cgroups and the per-memcg state a cgroup's coming and going.
+ * Its hooks: a socket's charges and their reversal, its binding to a memcg
+ * (an accepted child's too) and its free, and for exclusive_cgroups and the
+ * per-memcg state a cgroup's coming and going. All of them or none: a
+ * socket made exclusive must have its free seen (hooks.c).
  */
 static const enum skm_hook_id skm_excl_hooks[] = {
 	SKM_HOOK_RAISE,
 	SKM_HOOK_REDUCE,
 	SKM_HOOK_FORCED,
+	SKM_HOOK_SK_ALLOC,
+	SKM_HOOK_SK_FREE,
 	SKM_HOOK_CSS_ONLINE,
 	SKM_HOOK_CSS_FREE,
 };
@@ -510,11 +513,8 @@ const struct skm_policy skm_policy_exclusive = {
 	.hooks = skm_excl_hooks,
 	.nr_hooks = ARRAY_SIZE(skm_excl_hooks),
 	.cglist = &skm_excl_cgroups,
-	.memcg_size = sizeof(struct skm_excl_memcg),
-	.memcg_exit = skm_excl_memcg_exit,
 	.wanted = skm_excl_wanted,
-	.prepare = skm_excl_prepare,
-	/* every exclusive page back in the global counters */
+	/* its sockets become ordinary: their pages back in the global counter */
 	.release = skm_excl_release_all,
 	.show_stats = skm_excl_show_stats,
 	.cgroup_header = " exclusive",

@@ -8,14 +8,14 @@
  * adds to or subtracts from the global counter, never checks tcp_mem and
  * never moves the protocol in or out of global memory pressure.
  *
- * Which charges: those of a socket whose memcg is exclusive now, its
- * cgroup or an ancestor in the exclusive_cgroups list, or the global
- * "exclusive" default on, unless the kernel keeps the socket out of the
- * global counter itself (7.x's sk_bypass_prot_mem). The memcg counts them
- * as its exclusive pages, and any reduce of its sockets takes those first,
- * then the global counter's: pages charged globally before (a child before
- * accept(), a cgroup listed later) go back where they came from in total,
- * and neither counter gives back more than the memcg's sockets hold.
+ * Which sockets: decided once, when the socket's memcg is bound. A socket
+ * is exclusive if its memcg's cgroup or an ancestor is in the
+ * exclusive_cgroups list, or if the global "exclusive" default is on,
+ * unless the kernel keeps it out of the global counter itself (7.x's
+ * sk_bypass_prot_mem). A child socket returned by accept() is bound there,
+ * to the memcg of the task that accepts it, and decided like any other:
+ * what it holds from before (counted globally, having had no memcg) moves
+ * to the exclusive count then. Nothing changes the decision afterwards.
  *
  * The maintainers' objection: global limits are the host's backstop. So
  * there is one of our own. All pages of exclusive sockets are counted per

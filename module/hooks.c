@@ -52,11 +52,12 @@
  * - a policy's hooks act together: a hook redirects only for the policies
  *   in skm_hooks_live, which a policy joins once all its hooks are in and
  *   leaves before any of them goes. Policies span several
- *   functions: an exclusive charge must have its reduce seen (the cycles
- *   test found the like: a socket made exclusive by a binding hook whose
- *   free went unseen, when the exclusive state was per socket). A
- *   replacement shared by policies asks skm_policy_live() before acting
- *   for one;
+ *   functions: a socket made memcg-exclusive by the mem_cgroup_sk_alloc
+ *   hook must have its free seen by the mem_cgroup_sk_free hook, or its
+ *   state outlives it and a later socket at the same address inherits it
+ *   (found by the cycles test: a child socket with no memcg yet charged as
+ *   exclusive, a NULL memcg). A replacement shared by policies asks
+ *   skm_policy_live() before acting for one;
  * - whoever frees a policy's state after it went off (and unload) first
  *   waits until no task can be inside our code (skm_hooks_quiesce()):
  *   for code that does not sleep (the stub, the trampoline, most

@@ -15,6 +15,7 @@
 
 #include <linux/cgroup.h>
 #include <linux/memcontrol.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 
 #include "cglist.h"
@@ -95,102 +96,84 @@ static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
 
 /*
  * The limited entries of one memcg's line (itself and its ancestors,
- * nearest first), kept in the memcg's state for the charge and uncharge
- * counts and the raise's check: a socket's charges are of the same memcg
- * over and over, and looking each level up costs its cgroup id's loads, a
- * hash and a bucket's walk. Valid while sock_limits' generation is the one
- * it was found in (skm_cglist_gen(): any entry in or out bumps it, after
- * the change; a cgroup never moves, so the line of a memcg is fixed). One
- * task fills a stale line at a time (SKM_LIMIT_LINE_FILLING), from the
- * generation read before its walk, so a line whose generation is current
- * holds only entries still in the list, which a reader uses with
- * preemption disabled (an RCU reader: entries are freed with kfree_rcu()).
- * A line with more limited levels than it holds, and a memcg with no state
- * yet (made after the count, skm_limit_make_state()), are walked each time.
- * For a cgroup at depth 5 under a limit, a charge's count took 108
- * instructions walking and 50 with the per-CPU chains this replaced
- * (6.12.118, scripts/path-count.sh -c limit -d 5, 2026-12-06).
+ * nearest first), kept per CPU for the charge and uncharge counts: a round
+ * trip's charges are of the same memcg over and over, and looking each
+ * level up costs its cgroup id's loads, a hash and a bucket's walk. Valid
+ * while sock_limits' generation is the one it was found in
+ * (skm_cglist_gen(): any entry in or out bumps it), for the cgroup id it
+ * was found for (ids are never reused, and a cgroup never moves, so the
+ * line of an id is fixed). One chain per CPU for task context and one for
+ * softirq, each used with preemption disabled: neither can be entered
+ * again on its CPU while in use (a softirq does not interrupt a softirq;
+ * on PREEMPT_RT softirqs run in tasks, which cannot preempt the user);
+ * a hard interrupt, which charges no socket memory in practice, walks
+ * without one. A line with more limited levels than a chain holds is
+ * walked each time. For a cgroup at depth 5 under a limit, a charge's
+ * count took 108 instructions walking and takes 50 with the chain; at
+ * depth 1 both take about 50 (6.12.118, scripts/path-count.sh -c limit
+ * -d 5, 2026-12-06).
  */
-#define SKM_LIMIT_LINE_MAX	4	/* limited levels a line holds */
-#define SKM_LIMIT_LINE_FILLING	ULONG_MAX
+#define SKM_LIMIT_CHAIN_MAX	4	/* limited levels a chain holds */
 
-/**
- * struct skm_limit_line - sock_limits' part of a memcg's state
- * @key: sock_limits' generation + 1 it was found in; 0 for none yet,
- *	SKM_LIMIT_LINE_FILLING while a task fills it
- * @nr: limited levels; more than SKM_LIMIT_LINE_MAX: walk instead
- * @e: the first SKM_LIMIT_LINE_MAX of them, nearest first
- */
-struct skm_limit_line {
-	unsigned long key;
+struct skm_limit_chain {
+	u64 id;
+	unsigned long gen;
 	unsigned int nr;
-	struct skm_cglist_entry *e[SKM_LIMIT_LINE_MAX];
+	struct skm_cglist_entry *e[SKM_LIMIT_CHAIN_MAX];
 };
 
-/* Walk @memcg's line for its limited entries into @l, which @key marks. */
-static noinline void skm_limit_line_fill(struct skm_limit_line *l,
-					 struct mem_cgroup *memcg,
-					 unsigned long stale, unsigned long key)
+static DEFINE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
+
+/*
+ * Walk @memcg's line for its limited entries into @c, found in generation
+ * @gen. Return: @c; or NULL if the line has more than SKM_LIMIT_CHAIN_MAX,
+ * which @c then notes (@nr past it), so that the caller walks on its own
+ * without this walk first.
+ */
+static noinline struct skm_limit_chain *
+skm_limit_chain_find(struct skm_limit_chain *c, struct mem_cgroup *memcg,
+		     u64 id, unsigned long gen)
 {
 	struct skm_cglist_entry *e;
-	unsigned int nr = 0;
 
-	if (cmpxchg(&l->key, stale, SKM_LIMIT_LINE_FILLING) != stale)
-		return;		/* another task fills it */
-	for (; memcg && nr <= SKM_LIMIT_LINE_MAX; memcg = parent_mem_cgroup(memcg)) {
+	c->nr = 0;
+	for (; memcg && c->nr <= SKM_LIMIT_CHAIN_MAX;
+	     memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
-		if (e && nr < SKM_LIMIT_LINE_MAX)
-			WRITE_ONCE(l->e[nr], e);
-		nr += !!e;
+		if (e && c->nr < SKM_LIMIT_CHAIN_MAX)
+			c->e[c->nr] = e;
+		c->nr += !!e;
 	}
-	WRITE_ONCE(l->nr, nr);
-	/* the entries and their number, then the key that makes them valid */
-	smp_store_release(&l->key, key);
+	c->gen = gen;
+	c->id = id;
+	return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
 }
 
 /*
- * The line of @memcg, whose state is @sm if the caller found it (else
- * NULL: looked up here), or NULL: walk it. With preemption disabled: the
- * entries stay while it is. A stale line is filled first.
+ * The chain of @memcg's line, or NULL: walk it. With preemption disabled
+ * (an RCU reader as __skm_excl_find() is): the entries stay while it is.
  */
-static __always_inline struct skm_limit_line *skm_limit_line(struct mem_cgroup *memcg,
-							     struct skm_memcg *sm)
+static __always_inline struct skm_limit_chain *
+skm_limit_chain(struct mem_cgroup *memcg)
 {
-	unsigned long key = skm_cglist_gen(&skm_sock_limits) + 1, seen;
-	struct skm_limit_line *l;
+	unsigned int pc = preempt_count();
+	unsigned long gen = skm_cglist_gen(&skm_sock_limits);
+	u64 id = cgroup_id(memcg->css.cgroup);
+	struct skm_limit_chain *c;
 
-	if (!sm)
-		sm = __skm_memcg_find(memcg);
-	if (unlikely(!sm))
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK)))
 		return NULL;
-	l = skm_memcg_priv(sm, SKM_POLICY_LIMIT);
-	/* pairs with skm_limit_line_fill(): the key, then what it covers */
-	seen = smp_load_acquire(&l->key);
-	if (unlikely(seen != key)) {
-		if (seen != SKM_LIMIT_LINE_FILLING)
-			skm_limit_line_fill(l, memcg, seen, key);
-		if (smp_load_acquire(&l->key) != key)	/* as above */
-			return NULL;
-	}
-	return l->nr <= SKM_LIMIT_LINE_MAX ? l : NULL;
-}
-
-/*
- * State for @memcg, a socket's, so that its next counts read its line:
- * after a count that found none. skm_memcg_get() allocates, which an RT
- * kernel does not allow with preemption disabled: under rcu_read_lock().
- */
-static noinline void skm_limit_make_state(struct mem_cgroup *memcg)
-{
-	rcu_read_lock();
-	skm_memcg_get(memcg, GFP_NOWAIT | __GFP_NOWARN);
-	rcu_read_unlock();
+	c = this_cpu_ptr(&skm_limit_chains[!!(pc & SOFTIRQ_OFFSET)]);
+	if (likely(c->id == id && c->gen == gen))
+		return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
+	return skm_limit_chain_find(c, memcg, id, gen);
 }
 
 /*
  * The memcg of @memcg's line whose cgroup entry @e is of, or NULL: a walk
- * up, for a raise the limit refuses. (The line holds entries, which are
- * by cgroup, not memcgs.)
+ * up, for a raise the limit refuses. (The chain holds entries by cgroup,
+ * not memcgs: a cgroup whose memory controller is turned off and on again
+ * gets a new memcg.)
  */
 static noinline struct mem_cgroup *skm_limit_memcg_of(struct mem_cgroup *memcg,
 						      const struct skm_cglist_entry *e)
@@ -215,20 +198,18 @@ static noinline struct mem_cgroup *skm_limit_memcg_of(struct mem_cgroup *memcg,
 void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 		    unsigned int amt)
 {
-	struct skm_limit_line *l;
+	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
 	struct mem_cgroup *pos;
 	unsigned int i;
 
 	preempt_disable_notrace();
-	l = skm_limit_line(memcg, NULL);
-	for (i = 0; l && i < l->nr && !w->e; i++) {
-		e = READ_ONCE(l->e[i]);
-		if (skm_limit_over(atomic_long_read(&e->usage_pages), amt,
-				   READ_ONCE(e->pages)))
-			w->e = e;
-	}
-	for (pos = memcg; !l && pos && !w->e; pos = parent_mem_cgroup(pos)) {
+	c = skm_limit_chain(memcg);
+	for (i = 0; c && i < c->nr && !w->e; i++)
+		if (skm_limit_over(atomic_long_read(&c->e[i]->usage_pages), amt,
+				   READ_ONCE(c->e[i]->pages)))
+			w->e = c->e[i];
+	for (pos = memcg; !c && pos && !w->e; pos = parent_mem_cgroup(pos)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
 		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
 					READ_ONCE(e->pages))) {
@@ -266,7 +247,6 @@ static __always_inline void skm_limit_usage_uncount(struct skm_cglist_entry *e,
 /**
  * skm_limit_charged() - count pages charged to @memcg's sockets
  * @memcg: the memcg charged
- * @sm: its state, if the caller has it; NULL: looked up here
  * @nr_pages: pages
  *
  * Into every limited ancestor (and @memcg itself). A limited memcg gets
@@ -277,20 +257,19 @@ static __always_inline void skm_limit_usage_uncount(struct skm_cglist_entry *e,
  * each time a socket's usage falls to 0 and rises again (a round trip's
  * forced charge: it looked the state up on every round trip).
  */
-void skm_limit_charged(struct mem_cgroup *memcg, struct skm_memcg *sm,
-		       unsigned int nr_pages)
+void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	struct skm_limit_line *l;
+	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
 	struct mem_cgroup *pos;
 	bool first = false;
 	unsigned int i;
 
 	preempt_disable_notrace();
-	l = skm_limit_line(memcg, sm);
-	for (i = 0; l && i < l->nr; i++)
-		first |= skm_limit_usage_count(READ_ONCE(l->e[i]), nr_pages);
-	for (pos = memcg; !l && pos; pos = parent_mem_cgroup(pos)) {
+	c = skm_limit_chain(memcg);
+	for (i = 0; c && i < c->nr; i++)
+		first |= skm_limit_usage_count(c->e[i], nr_pages);
+	for (pos = memcg; !c && pos; pos = parent_mem_cgroup(pos)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
 		if (e)
 			first |= skm_limit_usage_count(e, nr_pages);
@@ -298,30 +277,26 @@ void skm_limit_charged(struct mem_cgroup *memcg, struct skm_memcg *sm,
 	preempt_enable_notrace();
 	if (unlikely(first))
 		skm_limit_get_states(memcg);
-	if (unlikely(!l))
-		skm_limit_make_state(memcg);
 }
 
 /**
  * skm_limit_uncharged() - count pages uncharged from @memcg's sockets
  * @memcg: the memcg uncharged
- * @sm: its state, if the caller has it; NULL: looked up here
  * @nr_pages: pages
  *
  * Pages charged before a limit was set are uncharged too: usage stops at 0.
  */
-void skm_limit_uncharged(struct mem_cgroup *memcg, struct skm_memcg *sm,
-			 unsigned int nr_pages)
+void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
 {
-	struct skm_limit_line *l;
+	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
 	unsigned int i;
 
 	preempt_disable_notrace();
-	l = skm_limit_line(memcg, sm);
-	for (i = 0; l && i < l->nr; i++)
-		skm_limit_usage_uncount(READ_ONCE(l->e[i]), nr_pages);
-	for (; !l && memcg; memcg = parent_mem_cgroup(memcg)) {
+	c = skm_limit_chain(memcg);
+	for (i = 0; c && i < c->nr; i++)
+		skm_limit_usage_uncount(c->e[i], nr_pages);
+	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (e)
 			skm_limit_usage_uncount(e, nr_pages);
@@ -384,7 +359,6 @@ const struct skm_policy skm_policy_limit = {
 	.hooks = skm_limit_hooks,
 	.nr_hooks = ARRAY_SIZE(skm_limit_hooks),
 	.cglist = &skm_sock_limits,
-	.memcg_size = sizeof(struct skm_limit_line),
 	.wanted = skm_limit_wanted,
 	.prepare = skm_limit_prepare,
 	.cgroup_header = " sock_limit_kib sock_kib limited",

@@ -33,11 +33,7 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
 
 void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 		    unsigned int amt);
-struct skm_memcg;
-
-void skm_limit_charged(struct mem_cgroup *memcg, struct skm_memcg *sm,
-		       unsigned int nr_pages);
-void skm_limit_uncharged(struct mem_cgroup *memcg, struct skm_memcg *sm,
-			 unsigned int nr_pages);
+void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages);
+void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages);
 
 #endif /* _SKMEMCG_LIMIT_H */

@@ -53,6 +53,10 @@ static struct skm_hook skm_hooks[] = {
 	[SKM_HOOK_FORCED] = SKM_HOOK("sk_forced_mem_schedule",
 				     skm_sk_forced_mem_schedule,
 				     &skm_sk_forced_mem_schedule_orig),
+	[SKM_HOOK_SK_ALLOC] = SKM_HOOK("mem_cgroup_sk_alloc", skm_mem_cgroup_sk_alloc,
+				       &skm_mem_cgroup_sk_alloc_orig),
+	[SKM_HOOK_SK_FREE] = SKM_HOOK("mem_cgroup_sk_free", skm_mem_cgroup_sk_free,
+				      &skm_mem_cgroup_sk_free_orig),
 	[SKM_HOOK_VMPRESSURE] = SKM_HOOK("vmpressure", skm_vmpressure,
 					 &skm_vmpressure_orig),
 	/* Frees our state of a memcg: whatever made it */

@@ -21,7 +21,9 @@
 #include "memcg_state.h"
 #include "stats.h"
 
-DEFINE_HASHTABLE(skm_memcgs, SKM_MEMCG_HASH_BITS);
+#define SKM_MEMCG_HASH_BITS	10
+
+static DEFINE_HASHTABLE(skm_memcgs, SKM_MEMCG_HASH_BITS);
 static DEFINE_SPINLOCK(skm_memcgs_lock);
 
 /* The policies, their areas' offsets and the size of them all, in bytes. */
@@ -67,7 +69,13 @@ int skm_memcg_state_init(const struct skm_policy *const *policies,
  */
 struct skm_memcg *skm_memcg_find(struct mem_cgroup *memcg)
 {
-	return __skm_memcg_find(memcg);
+	struct skm_memcg *sm;
+
+	hash_for_each_possible_rcu(skm_memcgs, sm, node, (unsigned long)memcg) {
+		if (sm->memcg == memcg)
+			return sm;
+	}
+	return NULL;
 }
 
 /**
@@ -120,7 +128,6 @@ void skm_memcg_forget(struct mem_cgroup *memcg)
 {
 	struct skm_memcg *sm;
 	unsigned long flags;
-	unsigned int i;
 
 	spin_lock_irqsave(&skm_memcgs_lock, flags);
 	sm = skm_memcg_find(memcg);
@@ -128,33 +135,9 @@ void skm_memcg_forget(struct mem_cgroup *memcg)
 		hash_del_rcu(&sm->node);
 	spin_unlock_irqrestore(&skm_memcgs_lock, flags);
 	if (sm) {
-		for (i = 0; i < skm_memcg_nr_policies; i++) {
-			const struct skm_policy *p = skm_memcg_policies[i];
-
-			if (p->memcg_exit)
-				p->memcg_exit(skm_memcg_priv(sm, p->id), memcg);
-		}
 		kfree_rcu(sm, rcu);
 		skm_stat_inc(SKM_STAT_MEMCGS_FREED);
 	}
-}
-
-/**
- * skm_memcg_apply_priv() - call @fn on policy @id's area of every state
- * @id: the policy
- * @fn: what to do; must not sleep
- *
- * For a policy's release, once no task is in a replacement.
- */
-void skm_memcg_apply_priv(enum skm_policy_id id, skm_memcg_priv_fn_t *fn)
-{
-	struct skm_memcg *sm;
-	int bkt;
-
-	rcu_read_lock();
-	hash_for_each_rcu(skm_memcgs, bkt, sm, node)
-		fn(skm_memcg_priv(sm, id));
-	rcu_read_unlock();
 }
 
 /**

@@ -7,7 +7,6 @@
 #define _SKMEMCG_MEMCG_STATE_H
 
 #include <linux/cache.h>
-#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
@@ -49,42 +48,11 @@ static __always_inline void *skm_memcg_priv(struct skm_memcg *sm,
 	return (char *)sm->priv + READ_ONCE(skm_memcg_priv_offset[id]);
 }
 
-#define SKM_MEMCG_HASH_BITS	10
-
-extern struct hlist_head skm_memcgs[1 << SKM_MEMCG_HASH_BITS];
-
-/*
- * skm_memcg_find(), inline, for the socket charges' paths. Under RCU, or
- * with preemption disabled (an RCU reader since RCU's flavours were
- * consolidated in 4.20: entries are freed with kfree_rcu()).
- */
-static __always_inline struct skm_memcg *__skm_memcg_find(struct mem_cgroup *memcg)
-{
-	struct skm_memcg *sm;
-
-	hash_for_each_possible_rcu(skm_memcgs, sm, node, (unsigned long)memcg) {
-		if (sm->memcg == memcg)
-			return sm;
-	}
-	return NULL;
-}
-
-/* The state whose private area of policy @id is @priv. */
-static __always_inline struct skm_memcg *skm_memcg_of_priv(void *priv,
-							   enum skm_policy_id id)
-{
-	return (struct skm_memcg *)((char *)priv - READ_ONCE(skm_memcg_priv_offset[id]) -
-				    offsetof(struct skm_memcg, priv));
-}
-
 int skm_memcg_state_init(const struct skm_policy *const *policies,
 			 unsigned int nr);
 struct skm_memcg *skm_memcg_find(struct mem_cgroup *memcg);
 struct skm_memcg *skm_memcg_get(struct mem_cgroup *memcg, gfp_t gfp);
 void skm_memcg_forget(struct mem_cgroup *memcg);
-/* What skm_memcg_apply_priv() does to each area */
-typedef void skm_memcg_priv_fn_t(void *priv);
-void skm_memcg_apply_priv(enum skm_policy_id id, skm_memcg_priv_fn_t *fn);
 void skm_memcg_free_all(void);
 void skm_memcg_show(struct seq_file *m);
 

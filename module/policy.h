@@ -44,8 +44,6 @@ struct skm_cglist;
  * @memcg_size: bytes of its private area in each memcg's state
  *	(memcg_state.h), 0 for none
  * @memcg_init: fills a new private area (zeroed before), or NULL
- * @memcg_exit: the memcg is about to be freed, its area with it (its
- *	sockets are gone), or NULL
  * @wanted: do its knobs turn it on (the master switch aside)?
  * @prepare: before its hooks go live, or NULL
  * @release: once it went off and no task is left in a replacement: drop
@@ -70,7 +68,6 @@ struct skm_policy {
 	struct skm_cglist *cglist;
 	unsigned int memcg_size;
 	void (*memcg_init)(void *priv, struct mem_cgroup *memcg);
-	void (*memcg_exit)(void *priv, struct mem_cgroup *memcg);
 	bool (*wanted)(void);
 	void (*prepare)(void);
 	void (*release)(void);

@@ -37,8 +37,7 @@ SKM_CHECK_PROTO(mem_cgroup_uncharge_skmem, skm_mem_cgroup_uncharge_skmem);
  */
 static __always_inline bool skm_charge(SKM_CHARGE_TARGET *target,
 				       unsigned int nr_pages, gfp_t gfp_mask,
-				       struct skm_hook_frame *f,
-				       struct skm_memcg *sm)
+				       struct skm_hook_frame *f)
 {
 	bool ret;
 
@@ -50,14 +49,13 @@ static __always_inline bool skm_charge(SKM_CHARGE_TARGET *target,
 	if (f)
 		skm_hook_orig_out(f);
 	if (ret && skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_charged(skm_charge_memcg(target), sm, nr_pages);
+		skm_limit_charged(skm_charge_memcg(target), nr_pages);
 	return ret;
 }
 
 static __always_inline void skm_uncharge(SKM_CHARGE_TARGET *target,
 					 unsigned int nr_pages,
-					 struct skm_hook_frame *f,
-					 struct skm_memcg *sm)
+					 struct skm_hook_frame *f)
 {
 	if (f)
 		skm_hook_orig_in(f);
@@ -65,7 +63,7 @@ static __always_inline void skm_uncharge(SKM_CHARGE_TARGET *target,
 	if (f)
 		skm_hook_orig_out(f);
 	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_uncharged(skm_charge_memcg(target), sm, nr_pages);
+		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
 }
 
 static noinline bool notrace skm_charge_framed(SKM_CHARGE_TARGET *target,
@@ -77,7 +75,7 @@ static noinline bool notrace skm_charge_framed(SKM_CHARGE_TARGET *target,
 	skm_hook_enter(&f);
 	if (gfpflags_allow_blocking(gfp_mask))
 		skm_hook_may_sleep(&f);		/* reclaim */
-	ret = skm_charge(target, nr_pages, gfp_mask, &f, NULL);
+	ret = skm_charge(target, nr_pages, gfp_mask, &f);
 	skm_hook_exit(&f, SKM_HOOK_CHARGE);
 	return ret;
 }
@@ -99,7 +97,7 @@ bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 	if (skm_policy_live(SKM_POLICY_LIMIT)) {
 		if (!(gfp_mask & __GFP_NOFAIL))
 			return skm_charge_framed(target, nr_pages, gfp_mask);
-		skm_limit_charged(skm_charge_memcg(target), NULL, nr_pages);
+		skm_limit_charged(skm_charge_memcg(target), nr_pages);
 	}
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
@@ -113,7 +111,7 @@ static noinline void notrace skm_uncharge_framed(SKM_CHARGE_TARGET *target,
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
-	skm_uncharge(target, nr_pages, &f, NULL);
+	skm_uncharge(target, nr_pages, &f);
 	skm_hook_exit(&f, SKM_HOOK_UNCHARGE);
 }
 
@@ -130,7 +128,7 @@ void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
 		return;
 	}
 	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_uncharged(skm_charge_memcg(target), NULL, nr_pages);
+		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
 	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
 }
 
@@ -139,10 +137,9 @@ void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
  * forced-schedule replacements: their frame holds the SRCU read side, so
  * the charge needs no second one.
  */
-bool skm_sock_charge(struct sock *sk, struct skm_memcg *sm,
-		     unsigned int nr_pages, gfp_t gfp_mask)
+bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
 {
-	return skm_charge(skm_charge_target(sk), nr_pages, gfp_mask, NULL, sm);
+	return skm_charge(skm_charge_target(sk), nr_pages, gfp_mask, NULL);
 }
 
 /*
@@ -153,21 +150,19 @@ bool skm_sock_charge(struct sock *sk, struct skm_memcg *sm,
  * (skm_sk_forced_mem_schedule()), with no frame or read side across its
  * reclaim.
  */
-void notrace skm_sock_charge_nofail(struct sock *sk, struct skm_memcg *sm,
-				    unsigned int nr_pages)
+void notrace skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages)
 {
 	gfp_t gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
 
 	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_charged(skm_charge_memcg(skm_charge_target(sk)), sm, nr_pages);
+		skm_limit_charged(skm_charge_memcg(skm_charge_target(sk)), nr_pages);
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
 	static_call(skm_orig_mem_cgroup_charge_skmem)(skm_charge_target(sk),
 						      nr_pages, gfp_mask);
 }
 
-void skm_sock_uncharge(struct sock *sk, struct skm_memcg *sm,
-		       unsigned int nr_pages)
+void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages)
 {
-	skm_uncharge(skm_charge_target(sk), nr_pages, NULL, sm);
+	skm_uncharge(skm_charge_target(sk), nr_pages, NULL);
 }

@@ -11,20 +11,14 @@
 #include "hooks.h"
 #include "sock_compat.h"
 
-struct skm_memcg;
-
 /*
  * The memcg side of a charge and an uncharge of @sk, for a caller already
  * inside a replacement (whose skm_hook_enter() covers them):
- * memcg-exclusive accounting, which found the memcg's state @sm, so that
- * sock_limits' count does not look it up again.
+ * memcg-exclusive accounting.
  */
-bool skm_sock_charge(struct sock *sk, struct skm_memcg *sm,
-		     unsigned int nr_pages, gfp_t gfp_mask);
-void skm_sock_charge_nofail(struct sock *sk, struct skm_memcg *sm,
-			    unsigned int nr_pages);
-void skm_sock_uncharge(struct sock *sk, struct skm_memcg *sm,
-		       unsigned int nr_pages);
+bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask);
+void skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages);
+void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages);
 
 /* The replacements: a charge (SKM_SK_CHARGE_SYM; see sock_compat.h) */
 bool skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,

@@ -33,6 +33,20 @@
 #endif
 
 /*
+ * Where an accepted child gets its memcg: inet_csk_accept() on 6.x,
+ * __inet_accept() on 7.x (once inet_csk_accept() has returned the child);
+ * both call mem_cgroup_sk_alloc() under the child's lock_sock(), where
+ * memcg-exclusive accounting moves its pre-accept pages (skm_excl_bind()),
+ * then charge those pages to the memcg. Not hooked: drift.c checks its
+ * body against the kernels this was read from.
+ */
+#ifdef SKM_HAVE_SK_CHARGE
+#define SKM_ACCEPT_SYM		"__inet_accept"
+#else
+#define SKM_ACCEPT_SYM		"inet_csk_accept"
+#endif
+
+/*
  * 7.x's per-socket bypass of protocol accounting (net.core.bypass_prot_mem
  * at socket creation, or BPF): the kernel keeps such a socket out of the
  * global counter itself, so memcg-exclusive accounting leaves it alone.

@@ -6,9 +6,12 @@
  * allocation to its memcg and to the protocol's global counter, applying the
  * protocol's limits; __sk_mem_reduce_allocated() gives it back;
  * mem_cgroup_charge_skmem() (mm/memcontrol.c; mem_cgroup_sk_charge() on 7.x)
- * is the memcg side of a charge; sk_forced_mem_schedule() is TCP's charge
- * that cannot fail: memcg-exclusive accounting (exclusive.c) acts in the
- * raise, the reduce and the forced charge. A policy that is off costs
+ * is the memcg side of a charge.
+ * mem_cgroup_sk_alloc()/mem_cgroup_sk_free() bind and unbind a socket's
+ * memcg (an accepted child's too: inet_csk_accept(), __inet_accept() on
+ * 7.x, binds it under its lock_sock()), and sk_forced_mem_schedule() is
+ * TCP's charge that cannot fail: memcg-exclusive accounting (exclusive.c)
+ * acts in all of them. A policy that is off costs
  * one static branch or one load here; then the call goes straight to the
  * kernel's own function.
  */
@@ -34,27 +37,33 @@ SKM_DEFINE_ORIG(sk_mem_reduce_allocated, skm_sk_mem_reduce_allocated);
 
 SKM_DEFINE_ORIG(sk_forced_mem_schedule, skm_sk_forced_mem_schedule);
 
+SKM_DEFINE_ORIG(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
+
+SKM_DEFINE_ORIG(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
+
 SKM_CHECK_PROTO(__sk_mem_raise_allocated, skm_sk_mem_raise_allocated);
 SKM_CHECK_PROTO(__sk_mem_reduce_allocated, skm_sk_mem_reduce_allocated);
 SKM_CHECK_PROTO(sk_forced_mem_schedule, skm_sk_forced_mem_schedule);
+SKM_CHECK_PROTO(mem_cgroup_sk_alloc, skm_mem_cgroup_sk_alloc);
+SKM_CHECK_PROTO(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
 
 /*
- * Does @sk's charge go to its memcg alone? With "instrument" on, the
- * lookup is timed (local_clock() before and after, so the figure includes
- * one clock read) into exclusive_lookups and exclusive_lookup_ns.
+ * Is @sk exclusive? With "instrument" on, the lookup is timed (local_clock()
+ * before and after, so the figure includes one clock read) into
+ * exclusive_lookups and exclusive_lookup_ns.
  */
-static __always_inline struct skm_excl_ref skm_excl_charge_ref_timed(struct sock *sk)
+static __always_inline struct skm_excl_sk *skm_excl_find_timed(struct sock *sk)
 {
-	struct skm_excl_ref x;
+	struct skm_excl_sk *es;
 	u64 t0;
 
 	if (!static_branch_unlikely(&skm_instrument_key))
-		return skm_excl_charge_ref(sk);
+		return skm_excl_find(sk);
 	t0 = local_clock();
-	x = skm_excl_charge_ref(sk);
+	es = skm_excl_find(sk);
 	skm_stat_add(SKM_STAT_EXCL_LOOKUP_NS, local_clock() - t0);
 	skm_stat_inc(SKM_STAT_EXCL_LOOKUPS);
-	return x;
+	return es;
 }
 
 /*
@@ -87,7 +96,7 @@ enum skm_raise_next {
  * refuse, and skm_raise_verdict() decides.
  */
 static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
-					  struct skm_excl_ref x,
+					  struct skm_excl_sk *es,
 					  struct skm_limit_walk *lw)
 {
 	bool limit = skm_policy_live(SKM_POLICY_LIMIT), throttle, steps;
@@ -112,7 +121,7 @@ static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
 			found = SKM_FOUND_THROTTLE | tw.level |
 				(tw.quiet ? SKM_FOUND_QUIET : 0);
 	}
-	if (x.xm && skm_excl_backstop(x, sk, amt))
+	if (es && skm_excl_backstop(es, sk, amt))
 		found |= SKM_FOUND_BACKSTOP;
 	return found;
 }
@@ -168,7 +177,7 @@ skm_raise_suppress(struct sock *sk, int size, int kind, struct skm_suppress v)
  */
 static noinline enum skm_raise_next
 skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
-		  struct skm_excl_ref x, u32 found, struct skm_cglist_entry *le,
+		  struct skm_excl_sk *es, u32 found, struct skm_cglist_entry *le,
 		  struct mem_cgroup *lat)
 	__releases(RCU)
 {
@@ -180,7 +189,7 @@ skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
 		.kind = kind,
 		.dir = kind == SK_MEM_SEND ? SKM_DIR_TX : SKM_DIR_RX,
 		.memcg = sk->sk_memcg,
-		.exclusive = x.xm,
+		.exclusive = es,
 	};
 	struct skm_suppress v;
 
@@ -200,7 +209,7 @@ skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
 /* The charge: the kernel's own function, or an exclusive socket's memcg alone. */
 static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
 					    struct sock *sk, int size, int amt,
-					    int kind, struct skm_excl_ref x,
+					    int kind, struct skm_excl_sk *es,
 					    gfp_t nofail)
 {
 	int ret;
@@ -209,10 +218,10 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
 	if (gfpflags_allow_blocking(gfp_memcg_charge()))
 		skm_hook_may_sleep(f);
 	skm_hook_orig_in(f);
-	if (!x.xm)
+	if (!es)
 		ret = static_call(skm_orig_sk_mem_raise_allocated)(sk, size, amt, kind);
 	else
-		ret = skm_excl_charge(x, sk, amt, gfp_memcg_charge() | nofail);
+		ret = skm_excl_charge(es, sk, amt, gfp_memcg_charge() | nofail);
 	skm_hook_orig_out(f);
 	return ret;
 }
@@ -224,7 +233,7 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
  * kernel's ending (SKM_RAISE_MEMCG_REFUSED).
  */
 static __always_inline bool skm_raise_exclusive(struct sock *sk, int amt,
-						struct skm_excl_ref x)
+						struct skm_excl_sk *es)
 {
 	struct skm_hook_frame f;
 	bool charged;
@@ -232,7 +241,7 @@ static __always_inline bool skm_raise_exclusive(struct sock *sk, int amt,
 	skm_hook_enter(&f);
 	if (gfpflags_allow_blocking(gfp_memcg_charge()))
 		skm_hook_may_sleep(&f);
-	charged = skm_excl_charge(x, sk, amt, gfp_memcg_charge());
+	charged = skm_excl_charge(es, sk, amt, gfp_memcg_charge());
 	skm_hook_exit(&f, SKM_HOOK_RAISE);
 	return charged;
 }
@@ -243,7 +252,7 @@ static __always_inline bool skm_raise_exclusive(struct sock *sk, int amt,
  * "instrument" times it (from @t0_ns on). Out of line, with the frame.
  */
 static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
-				      int kind, struct skm_excl_ref x,
+				      int kind, struct skm_excl_sk *es,
 				      enum skm_raise_next next, u64 t0_ns)
 {
 	struct skm_hook_frame f;
@@ -256,9 +265,9 @@ static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
 		goto out;
 	}
 	if (next != SKM_RAISE_MEMCG_REFUSED) {
-		ret = skm_raise_charge(&f, sk, size, amt, kind, x,
+		ret = skm_raise_charge(&f, sk, size, amt, kind, es,
 				       next == SKM_RAISE_FORCE ? __GFP_NOFAIL : 0);
-		if (ret || !x.xm || next == SKM_RAISE_FORCE)
+		if (ret || !es || next == SKM_RAISE_FORCE)
 			goto out;
 	}
 	/* An exclusive socket's memcg refused: the kernel's own ending. */
@@ -267,7 +276,7 @@ static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
 					  .reason = SKM_SUPPRESS_MEMCG,
 					  .stat = SKM_STAT_NR });
 	if (next == SKM_RAISE_FORCE)
-		ret = skm_raise_charge(&f, sk, size, amt, kind, x, __GFP_NOFAIL);
+		ret = skm_raise_charge(&f, sk, size, amt, kind, es, __GFP_NOFAIL);
 out:
 	skm_hook_exit(&f, SKM_HOOK_RAISE);
 	return ret;
@@ -288,38 +297,35 @@ static noinline int notrace skm_raise_checked(struct sock *sk, int size,
 	enum skm_raise_next next = SKM_RAISE_CHARGE;
 	u64 t0_ns = skm_hook_clock_now();
 	struct skm_limit_walk lw = { };
-	struct skm_excl_ref x;
+	struct skm_excl_sk *es;
 	u32 found;
 
 	/* Shared with throttling: exclusive accounting only while it is live. */
-	if (skm_policy_live(SKM_POLICY_EXCLUSIVE))
-		x = skm_excl_charge_ref_timed(sk);
-	else
-		x = (struct skm_excl_ref){ };
+	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
 	if (static_branch_unlikely(&skm_throttle_key) ||
 	    skm_policy_live(SKM_POLICY_LIMIT)) {
 		rcu_read_lock();
-		found = skm_raise_walk(sk, amt, x, &lw);
+		found = skm_raise_walk(sk, amt, es, &lw);
 		if (found || lw.e)
-			next = skm_raise_verdict(sk, size, amt, kind, x,
+			next = skm_raise_verdict(sk, size, amt, kind, es,
 						 found, lw.e, lw.at);
 		else
 			rcu_read_unlock();
-	} else if (x.xm && skm_excl_backstop(x, sk, amt)) {
+	} else if (es && skm_excl_backstop(es, sk, amt)) {
 		/* the backstop alone: no walk, and no RCU until it refuses */
 		rcu_read_lock();
-		next = skm_raise_verdict(sk, size, amt, kind, x,
+		next = skm_raise_verdict(sk, size, amt, kind, es,
 					 SKM_FOUND_BACKSTOP, NULL, NULL);
 	}
 	if (likely(next == SKM_RAISE_CHARGE && !t0_ns)) {
-		if (!x.xm)
+		if (!es)
 			return static_call(skm_orig_sk_mem_raise_allocated)(sk, size,
 									    amt, kind);
-		if (skm_raise_exclusive(sk, amt, x))
+		if (skm_raise_exclusive(sk, amt, es))
 			return 1;
 		next = SKM_RAISE_MEMCG_REFUSED;
 	}
-	return skm_raise(sk, size, amt, kind, x, next, t0_ns);
+	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
 }
 
 /**
@@ -380,15 +386,15 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 }
 
 static noinline void notrace skm_reduce(struct sock *sk, int amount,
-					struct skm_excl_ref x)
+					struct skm_excl_sk *es)
 {
 	struct skm_hook_frame f;
 
 	skm_hook_enter(&f);
 	skm_stat_inc_instrumented(SKM_STAT_REDUCE_CALLS);
 	skm_hook_orig_in(&f);
-	if (x.xm)
-		skm_excl_reduce(x, sk, amount);
+	if (es)
+		skm_excl_reduce(es, sk, amount);
 	else
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
 	skm_hook_orig_out(&f);
@@ -396,34 +402,20 @@ static noinline void notrace skm_reduce(struct sock *sk, int amount,
 }
 
 /* It never sleeps: untimed, it needs no frame, exclusive or not. */
-static noinline void notrace skm_reduce_checked(struct sock *sk, int amount)
-{
-	struct skm_excl_ref x = skm_excl_reduce_ref(sk);
-
-	if (!skm_hook_untimed())
-		skm_reduce(sk, amount, x);
-	else if (likely(!x.xm))
-		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
-	else
-		skm_excl_reduce(x, sk, amount);
-}
-
-/*
- * __sk_mem_reduce_allocated(): as sk_forced_mem_schedule(), one load and a
- * tail call with no memcg that may hold exclusive pages; else
- * skm_reduce_checked().
- */
 void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 {
-	if (likely(skm_hook_untimed() && !skm_excl_any())) {
+	struct skm_excl_sk *es = skm_excl_find(sk);
+
+	if (!skm_hook_untimed())
+		skm_reduce(sk, amount, es);
+	else if (likely(!es))
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
-		return;
-	}
-	skm_reduce_checked(sk, amount);
+	else
+		skm_excl_reduce(es, sk, amount);
 }
 
 static noinline void notrace skm_forced(struct sock *sk, int size,
-					struct skm_excl_ref x)
+					struct skm_excl_sk *es)
 {
 	struct skm_hook_frame f;
 	int amt;
@@ -432,12 +424,11 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
 	if (gfpflags_allow_blocking(gfp_memcg_charge()))
 		skm_hook_may_sleep(&f);
 	skm_hook_orig_in(&f);
-	amt = x.xm ? skm_excl_forced_account(x, sk, size) : 0;
-	if (!x.xm)
+	amt = es ? skm_excl_forced_account(es, sk, size) : 0;
+	if (!es)
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
 	else if (amt)
-		skm_sock_charge(sk, skm_excl_ref_state(x), amt,
-				gfp_memcg_charge() | __GFP_NOFAIL);
+		skm_sock_charge(sk, amt, gfp_memcg_charge() | __GFP_NOFAIL);
 	skm_hook_orig_out(&f);
 	skm_hook_exit(&f, SKM_HOOK_FORCED);
 }
@@ -448,32 +439,61 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
  * and nothing of ours waits for it, nor is on the stack while it reclaims
  * (no frame, no SRCU read side).
  */
-static noinline void notrace skm_forced_checked(struct sock *sk, int size)
+void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 {
-	struct skm_excl_ref x = skm_excl_charge_ref(sk);
+	struct skm_excl_sk *es = skm_excl_find(sk);
 	int amt;
 
 	if (unlikely(!skm_hook_untimed())) {
-		skm_forced(sk, size, x);
-	} else if (likely(!x.xm)) {
+		skm_forced(sk, size, es);
+	} else if (likely(!es)) {
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
 	} else {
-		amt = skm_excl_forced_account(x, sk, size);
+		amt = skm_excl_forced_account(es, sk, size);
 		if (amt)
-			skm_sock_charge_nofail(sk, skm_excl_ref_state(x), amt);
+			skm_sock_charge_nofail(sk, amt);
 	}
 }
 
-/*
- * sk_forced_mem_schedule(): with no memcg that may charge exclusively,
- * untimed, the kernel's own function straight away (one load, a tail
- * call: no frame, no register saved); else skm_forced_checked().
- */
-void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
+static noinline void notrace skm_sk_alloc_timed(struct sock *sk)
 {
-	if (likely(skm_hook_untimed() && !skm_excl_any())) {
-		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
+	struct skm_hook_frame f;
+
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	static_call(skm_orig_mem_cgroup_sk_alloc)(sk);
+	skm_hook_orig_out(&f);
+	skm_excl_bind(sk);
+	skm_hook_exit(&f, SKM_HOOK_SK_ALLOC);
+}
+
+/* Neither sleeps: untimed, no frame. */
+void notrace skm_mem_cgroup_sk_alloc(struct sock *sk)
+{
+	if (!skm_hook_untimed()) {
+		skm_sk_alloc_timed(sk);
 		return;
 	}
-	skm_forced_checked(sk, size);
+	static_call(skm_orig_mem_cgroup_sk_alloc)(sk);
+	skm_excl_bind(sk);
+}
+
+static noinline void notrace skm_sk_free_timed(struct sock *sk)
+{
+	struct skm_hook_frame f;
+
+	skm_hook_enter(&f);
+	skm_hook_orig_in(&f);
+	static_call(skm_orig_mem_cgroup_sk_free)(sk);
+	skm_hook_orig_out(&f);
+	skm_hook_exit(&f, SKM_HOOK_SK_FREE);
+}
+
+void notrace skm_mem_cgroup_sk_free(struct sock *sk)
+{
+	skm_excl_forget(sk);
+	if (skm_hook_untimed())
+		static_call(skm_orig_mem_cgroup_sk_free)(sk);
+	else
+		skm_sk_free_timed(sk);
 }

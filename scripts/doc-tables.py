@@ -177,7 +177,7 @@ def t_exclusive(ks, out):
                        need([l for l in ls if l.startswith('rmmod with')], src + ': rmmod')[-1])
         en = re.search(r'enabled=0 with (\d+)',
                        need([l for l in ls if l.startswith('enabled=0 with')], src + ': enabled=0')[-1])
-        ns = re.findall(r'exclusive_memcgs=(\d+) lookups=\d+ mean_ns=(\d+)',
+        ns = re.findall(r'exclusive_sockets=(\d+) lookups=\d+ mean_ns=(\d+)',
                         need([l for l in ls if l.startswith('lookup cost')], src + ': lookup')[-1])
         bs = fields(need([l for l in ls if l.startswith('backstop')], src + ': backstop')[-1])
         after = [fields(l) for l in ls if l.startswith('after') and 'memcg_sock=' in l]
@@ -185,7 +185,7 @@ def t_exclusive(ks, out):
             label(k), rm.group(1), en.group(1), ' / '.join(
                 '%s' % f['sockstat_mem'] for f in after),
             ' / '.join(f['memcg_sock'] for f in after),
-            ns[0][1] + ' ns (0 memcgs)', ns[1][1] + ' ns (%s memcgs)' % ns[1][0],
+            ns[0][1] + ' ns (0 sockets)', ns[1][1] + ' ns (%s sockets)' % ns[1][0],
             '%s suppressed, %s pages' % (bs['backstopped'], bs['exclusive_pages'])))
     return ['vm-<kver>/console.log'], [
         '| kernel | cgroup | sockstat TCP `mem`, pages | memory.stat `sock` | TCPMemoryPressures | bytes queued at receivers |',

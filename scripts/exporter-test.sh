@@ -113,7 +113,7 @@ done <<< "$show"
 [ "${#stat_names[@]}" -ge 20 ] || skm_die "found only ${#stat_names[@]} stats names in the code: ${stat_names[*]}"
 
 # Gauges; every other stats line is a counter.
-gauges=" hooks_installed exclusive_memcgs exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now drift_checks drift_mismatches drift_refused_throttle drift_refused_exclusive drift_refused_reclaim drift_refused_sock_limits drift_allowed_untested hook_entry_direct hooks_direct hooks_ops reclaim_protection_path_by_skmemcg "
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now drift_checks drift_mismatches drift_refused_throttle drift_refused_exclusive drift_refused_reclaim drift_refused_sock_limits drift_allowed_untested hook_entry_direct hooks_direct hooks_ops reclaim_protection_path_by_skmemcg "
 declare -A stat_val=() stat_metric=() stat_want=()
 i=0
 for n in "${stat_names[@]}"; do

@@ -7,9 +7,10 @@
 # while a flip runs, within READ_MAX_S. Afterwards every blocked call
 # completes once its peer comes, with the module gone.
 #
-# No hook is on an accept()'s way: the accept() with SO_RCVTIMEO and the
-# one without sleep in the kernel alone, so neither holds a flip or the
-# unload, and neither sees EINTR.
+# No hook is on an accept()'s way (exclusive accounting takes an accepted
+# child where its memcg is bound, mem_cgroup_sk_alloc(), after the sleep):
+# the accept() with SO_RCVTIMEO and the one without sleep in the kernel
+# alone, so neither holds a flip or the unload, and neither sees EINTR.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 

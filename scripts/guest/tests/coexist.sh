@@ -59,8 +59,8 @@ rmmod skm_ipmodify || fail "rmmod skm_ipmodify"
 
 # The other way round.
 load $ALL_POLICIES
-insmod /opt/skm_ipmodify.ko func=sk_forced_mem_schedule 2> /dev/null &&
-	fail "skm_ipmodify took sk_forced_mem_schedule from skmemcg"
+insmod /opt/skm_ipmodify.ko func=mem_cgroup_sk_free 2> /dev/null &&
+	fail "skm_ipmodify took mem_cgroup_sk_free from skmemcg"
 expect_eq "skmemcg's hooks after the other's failed load" "$(ours_hooked)" "$NHOOKS"
 unload
 

@@ -73,7 +73,7 @@ pages0=$(skm_stat exclusive_pages)
 in_cgroup $cg skm-hold -c 2 -k 256 > /tmp/bpf-hold &
 hold=$!
 wait_for 100 "skm-hold not ready" grep -q ready /tmp/bpf-hold
-[ "$(skm_stat exclusive_memcgs)" -gt 0 ] || fail "no exclusive memcg with BPF on $F1 and $F2"
+[ "$(skm_stat exclusive_sockets)" -gt 0 ] || fail "no exclusive socket with BPF on $F1 and $F2"
 [ "$(skm_stat exclusive_pages)" -gt "$pages0" ] || fail "no exclusive pages with BPF on $F1 and $F2"
 kill -TERM $hold
 wait $hold

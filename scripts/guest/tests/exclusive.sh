@@ -3,10 +3,9 @@
 # cgroup, tcp_mem "1000 1000 1000", socket pairs that send without reading.
 # Not exclusive: sockstat TCP mem grows, TCP enters memory pressure, queues
 # stay small. Exclusive: sockstat mem stays ~0, memory.stat sock grows, no
-# pressure, larger queues. Then: pages charged before the cgroup became
-# exclusive stay in the global counter until given back; everything
-# returns to baseline after close, with the module loaded and with rmmod in
-# the middle of traffic; the backstop.
+# pressure, larger queues. Then: a socket made before the cgroup became
+# exclusive stays global; everything returns to baseline after close, with
+# the module loaded and with rmmod in the middle of traffic; the backstop.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 . /tests/lib_sockmem.sh
@@ -81,20 +80,16 @@ expect_eq "exclusive: TCP memory pressures" "$(field_of "$excl" pressures)" 0
 [ "$(field_of "$excl" rxq)" -gt "$(field_of "$global" rxq)" ] ||
 	fail "exclusive: receive queues not larger"
 
-# Pages charged before the cgroup became exclusive stay in the global
-# counter (its sockets' queues full, they charge little after); closing
-# gives each page back to the counter it is in (below: the baseline).
+# A socket created before the cgroup became exclusive stays global.
 printf '%s' '-/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
 burst 8 1024
 sleep 1
-g=$(sockstat_mem)
 printf '+/ex' | skm-write $DBG/exclusive_cgroups > /dev/null
 sleep 2
 m=$(sockstat_mem)
-note "charged before: sockstat_mem=$g, then listed: sockstat_mem=$m" \
-     "exclusive_memcgs=$(skm_stat exclusive_memcgs) exclusive_pages=$(skm_stat exclusive_pages)"
-[ "$g" -gt $((base + 100)) ] || fail "charged before: sockstat mem did not grow"
-[ "$m" -gt $((base + 100)) ] || fail "pages charged before left the global counter"
+note "made before: sockstat_mem=$m exclusive_sockets=$(skm_stat exclusive_sockets)"
+[ "$m" -gt $((base + 100)) ] || fail "a socket made before turned exclusive"
+expect_eq "exclusive sockets" "$(skm_stat exclusive_sockets)" 0
 burst_end
 
 # After close, everything is back (module loaded throughout).
@@ -117,7 +112,7 @@ sleep 2
 held=$(skm_stat exclusive_pages)
 echo 0 > $PAR/enabled
 note "enabled=0 with $held exclusive pages live: exclusive_pages=$(skm_stat exclusive_pages)" \
-     "exclusive_memcgs=$(skm_stat exclusive_memcgs)"
+     "exclusive_sockets=$(skm_stat exclusive_sockets)"
 [ "$held" -gt 0 ] || fail "no exclusive pages before enabled=0"
 expect_eq "exclusive pages after enabled=0" "$(skm_stat exclusive_pages)" 0
 burst_end
@@ -125,17 +120,17 @@ expect_baseline "after enabled=0 and close"
 unload
 
 # The cost of finding whether a socket is exclusive, per allocation
-# (instrument=1 times it), with no memcg exclusive and with 16 pairs live.
+# (instrument=1 times it), with no exclusive socket and with 16 pairs live.
 # Exclusive accounting is on throughout (an empty cgroup listed first):
 # with it off, nothing is hooked and nothing looked up.
 lookup_ns() {
 	echo 1 > $PAR/instrument
-	live=$(skm_stat exclusive_memcgs)
+	live=$(skm_stat exclusive_sockets)
 	n0=$(skm_stat exclusive_lookups) t0=$(skm_stat exclusive_lookup_ns)
 	in_cgroup "$cg" skm-tcp -b 32 > /dev/null
 	n=$(( $(skm_stat exclusive_lookups) - n0 ))
 	t=$(( $(skm_stat exclusive_lookup_ns) - t0 ))
-	echo "exclusive_memcgs=$live lookups=$n mean_ns=$((t / (n > 0 ? n : 1)))"
+	echo "exclusive_sockets=$live lookups=$n mean_ns=$((t / (n > 0 ? n : 1)))"
 }
 mkdir -p /sys/fs/cgroup/ex_none
 load exclusive_cgroups=+/ex_none

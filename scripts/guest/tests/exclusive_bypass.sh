@@ -42,11 +42,11 @@ burst_live() {
 echo 1 > $BYPASS
 burst_live
 m=$(sockstat_mem) s=$(memcg_sock $cg)
-n=$(skm_stat exclusive_memcgs) p=$(skm_stat exclusive_pages)
-note "bypass: sockstat_mem=$m memcg_sock=$s exclusive_memcgs=$n exclusive_pages=$p"
+n=$(skm_stat exclusive_sockets) p=$(skm_stat exclusive_pages)
+note "bypass: sockstat_mem=$m memcg_sock=$s exclusive_sockets=$n exclusive_pages=$p"
 [ "$m" -le $((base + reserve)) ] || fail "bypass: sockstat mem grew to $m"
 [ "$s" -gt 1000000 ] || fail "bypass: memory.stat sock only $s"
-expect_eq "bypass: exclusive memcgs" "$n" 0
+expect_eq "bypass: exclusive sockets" "$n" 0
 burst_stop "$b" /tmp/bp.burst
 b=''
 expect_baseline "bypass: after close"
@@ -54,9 +54,9 @@ expect_baseline "bypass: after close"
 # The sysctl back at 0: new sockets of the cgroup are exclusive again.
 echo 0 > $BYPASS
 burst_live
-n=$(skm_stat exclusive_memcgs) m=$(sockstat_mem)
-note "no bypass: sockstat_mem=$m exclusive_memcgs=$n"
-[ "$n" -gt 0 ] || fail "no bypass: no exclusive memcg"
+n=$(skm_stat exclusive_sockets) m=$(sockstat_mem)
+note "no bypass: sockstat_mem=$m exclusive_sockets=$n"
+[ "$n" -gt 0 ] || fail "no bypass: no exclusive socket"
 [ "$m" -le $((base + reserve)) ] || fail "no bypass: sockstat mem grew to $m"
 burst_stop "$b" /tmp/bp.burst
 b=''

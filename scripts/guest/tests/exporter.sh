@@ -72,9 +72,9 @@ burst_start "$ex" /tmp/burst.ex -c 4 -b 256
 b2=$bg
 sleep 3
 n=0
-until [ "$(skm_stat exclusive_pages)" -gt 0 ]; do
+until [ "$(skm_stat exclusive_sockets)" -gt 0 ]; do
 	n=$((n + 1))
-	[ $n -lt 30 ] || fail "no exclusive pages 6 s into the traffic: $(cat $DBG/stats)"
+	[ $n -lt 30 ] || fail "no exclusive sockets 6 s into the traffic: $(cat $DBG/stats)"
 	sleep 0.1
 done
 $EXP > /tmp/exp.moving || fail "exporter exited $? under traffic"
@@ -84,8 +84,8 @@ has /tmp/exp.moving 'skmemcg_knob_sock_limit_bytes{cgroup="/exp_ex"} 524288' ||
 	fail "/exp_ex's limit not in the output: $(grep sock_limit /tmp/exp.moving)"
 has /tmp/exp.moving 'skmemcg_knob_sock_limit{cgroup="/exp_later"} 0' ||
 	fail "/exp_later not waiting in the output: $(grep sock_limit /tmp/exp.moving)"
-n=$(sed -n 's/^skmemcg_exclusive_memcgs //p' /tmp/exp.moving)
-[ "${n:-0}" -gt 0 ] || fail "no exclusive memcgs under traffic: '$n'"
+n=$(sed -n 's/^skmemcg_exclusive_sockets //p' /tmp/exp.moving)
+[ "${n:-0}" -gt 0 ] || fail "no exclusive sockets under traffic: '$n'"
 burst_stop "$b1" /tmp/burst.lim
 burst_stop "$b2" /tmp/burst.ex
 b1=''
@@ -116,7 +116,7 @@ has /tmp/exp.prom "skmemcg_module_info{version=\"$(cat /sys/module/skmemcg/versi
 	fail "no skmemcg_module_info with the module's version"
 
 # Every stats line, with its value (the gauges as exporter-test.sh has them).
-gauges=" hooks_installed exclusive_memcgs exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now drift_checks drift_mismatches drift_refused_throttle drift_refused_exclusive drift_refused_reclaim drift_refused_sock_limits drift_allowed_untested hook_entry_direct hooks_direct hooks_ops reclaim_protection_path_by_skmemcg "
+gauges=" hooks_installed exclusive_sockets exclusive_pages pcpu_rsv_pages pcpu_uncertainty_pages senders_parked_now drift_checks drift_mismatches drift_refused_throttle drift_refused_exclusive drift_refused_reclaim drift_refused_sock_limits drift_allowed_untested hook_entry_direct hooks_direct hooks_ops reclaim_protection_path_by_skmemcg "
 n=0
 while read -r name value; do
 	case $name in

@@ -43,8 +43,7 @@ skm_stat() {
 # The kernel functions skmemcg hooks (module/main.c; 7.x renamed the memcg
 # charge and has no mem_cgroup_size(): module/sock_compat.h,
 # module/vmscan_compat.h). ACCEPT_FN, where an accepted child's memcg is
-# bound, is not hooked (blocked_waits checks it), nor is any function of a
-# socket's birth or death.
+# bound, is not hooked (blocked_waits checks it).
 # Reclaim: 7.x's apply_proportional_protection() serves both LRUs, 6.x has
 # mem_cgroup_size() for the classic LRU and evict_folios() for MGLRU.
 case $(uname -r) in
@@ -61,10 +60,10 @@ esac
 # it is on; mem_cgroup_css_free while any is, mem_cgroup_css_online while a
 # policy with a cgroup list (throttle, exclusive, limit) is.
 HOOKED_THROTTLE="__sk_mem_raise_allocated $SK_CHARGE_FN vmpressure mem_cgroup_css_online mem_cgroup_css_free"
-HOOKED_EXCLUSIVE="__sk_mem_raise_allocated __sk_mem_reduce_allocated sk_forced_mem_schedule mem_cgroup_css_online mem_cgroup_css_free"
+HOOKED_EXCLUSIVE="__sk_mem_raise_allocated __sk_mem_reduce_allocated sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free mem_cgroup_css_online mem_cgroup_css_free"
 HOOKED_RECLAIM="$RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_free"
 HOOKED_LIMIT="__sk_mem_raise_allocated $SK_CHARGE_FN $SK_UNCHARGE_FN mem_cgroup_css_online mem_cgroup_css_free"
-HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN $SK_UNCHARGE_FN sk_forced_mem_schedule vmpressure $RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_online mem_cgroup_css_free"
+HOOKED="__sk_mem_raise_allocated __sk_mem_reduce_allocated $SK_CHARGE_FN $SK_UNCHARGE_FN sk_forced_mem_schedule mem_cgroup_sk_alloc mem_cgroup_sk_free vmpressure $RECLAIM_SIZE_FN $EVICT_FN mem_cgroup_css_online mem_cgroup_css_free"
 NHOOKS=$(echo $HOOKED | wc -w)
 # The knobs that turn every policy on (all NHOOKS functions hooked): the
 # limit's needs a cgroup listed (a waiting entry will do).

@@ -53,8 +53,8 @@ for c in /lc_a /lc_ex/b /lc_c; do
 	has_state $c && with_state=$((with_state + 1))
 done
 [ $with_state -ge 2 ] || fail "fewer than 2 of the cgroups have state: $(cat $DBG/cgroups)"
-excl=$(skm_stat exclusive_pages)
-[ "${excl:-0}" -gt 0 ] || fail "no exclusive pages in lc_ex/b"
+excl=$(skm_stat exclusive_sockets)
+[ "${excl:-0}" -gt 0 ] || fail "no exclusive sockets in lc_ex/b"
 freed0=$(skm_stat memcgs_freed)
 zombify $CG/lc_a $p1
 zombify $CG/lc_ex/b $p2
@@ -66,7 +66,7 @@ hold_pump $p3 lc_c
 echo $((8 << 20)) > $CG/lc_ex/memory.high
 hold_pump $p2 b
 echo max > $CG/lc_ex/memory.high
-note "set 1: 3 zombie memcgs ($with_state with state), $(skm_stat exclusive_pages) exclusive pages"
+note "set 1: 3 zombie memcgs ($with_state with state), $(skm_stat exclusive_sockets) exclusive sockets"
 kill $p1 $p2 $p3
 wait $p1 $p2 $p3
 # (their output files on tmpfs were charged to the memcgs too)
@@ -80,7 +80,7 @@ while [ $(( $(skm_stat memcgs_freed) - freed0 )) -lt $with_state ]; do
 	sleep 0.1
 done
 note "set 1: sockets closed, $(( $(skm_stat memcgs_freed) - freed0 )) memcg states freed with their memcgs"
-expect_eq "exclusive pages after close" "$(skm_stat exclusive_pages)" 0
+expect_eq "exclusive sockets after close" "$(skm_stat exclusive_sockets)" 0
 
 # Set 2: the zombies outlive the module.
 start_holder $CG/lc_d

@@ -2,8 +2,8 @@
 # A test of the test bed, not of skmemcg (which is never loaded here): can
 # this QEMU mode patch kernel text while other vCPUs run it? Under loopback
 # TCP traffic on every vCPU, TESTBED_ROUNDS (default 60) rounds of turning
-# the function tracer on and off for five socket-memory functions (the
-# first three skmemcg's hooks), each followed by enabling and disabling a tracepoint
+# the function tracer on and off for five of the socket-memory functions
+# skmemcg hooks, each followed by enabling and disabling a tracepoint
 # (a static key flip). Under multi-threaded TCG with 4 vCPUs on 2 host cores
 # this hung or stalled the stock kernel (RCU stalls, soft lockups; see
 # scripts/test.sh); every boot that patches text must run in a mode where it
