@@ -260,36 +260,6 @@ static void skm_limit_pages_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skm_limit_pages_from_bytes(c->bytes), c->want);
 }
 
-/* Uncharges of pages never counted stop usage at 0. */
-struct skm_sub_case {
-	const char *desc;
-	long usage;
-	unsigned int pages;
-	long want;
-};
-
-static const struct skm_sub_case sub_cases[] = {
-	{ "counted",		100,	10,	90 },
-	{ "all of it",		10,	10,	0 },
-	{ "more than counted",	10,	20,	0 },
-	{ "nothing counted",	0,	5,	0 },
-	{ "nothing uncharged",	7,	0,	7 },
-};
-
-static void skm_sub_desc(const struct skm_sub_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_sub, sub_cases, skm_sub_desc);
-
-static void skm_limit_usage_sub_test(struct kunit *test)
-{
-	const struct skm_sub_case *c = test->param_value;
-
-	KUNIT_EXPECT_EQ(test, skm_limit_usage_sub(c->usage, c->pages), c->want);
-}
-
 static struct kunit_case skm_cglist_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_size_parse_test, skm_size_gen_params),
 	KUNIT_CASE_PARAM(skm_op_size_parse_test, skm_op_size_gen_params),
@@ -297,7 +267,6 @@ static struct kunit_case skm_cglist_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_cgpath_len_test, skm_len_gen_params),
 	KUNIT_CASE_PARAM(skm_limit_decide_test, skm_limit_gen_params),
 	KUNIT_CASE_PARAM(skm_limit_pages_test, skm_pages_gen_params),
-	KUNIT_CASE_PARAM(skm_limit_usage_sub_test, skm_sub_gen_params),
 	{}
 };
 

@@ -5,15 +5,20 @@
  *
  * State:
  * - one struct skm_excl_sk per exclusive socket, in an RCU hash keyed by
- *   the socket, with the pages it holds exclusively. Lookups take no lock;
- *   adding and removing take the lock of the socket's bucket group (one of
+ *   the socket, that says it is exclusive. Lookups take no lock; adding
+ *   and removing take the lock of the socket's bucket group (one of
  *   SKM_EXCL_LOCKS), so that sockets made and freed on different CPUs
- *   rarely wait for each other. Pages it holds in the global counter
- *   (reached through a path we do not replace) go back to the global
- *   counter, so the two counters can never drift;
+ *   rarely wait for each other. The pages it held in the global counter
+ *   when bound and kept there (it was bound by someone not owning it) are
+ *   noted in it, and its reduces take those from the global counter first;
  * - per protocol (keyed by its global counter, which TCPv4 and TCPv6
  *   share), a per-CPU batched count of exclusive pages, for the backstop
- *   and for handing them back;
+ *   and for handing them back. Not per socket: a charge adds to it, a
+ *   reduce beyond the socket's global pages subtracts from it, so the
+ *   global counter plus it is what the stock kernel's global counter
+ *   would read, whatever either alone reads; a socket's pages charged
+ *   globally by a path we do not replace and reduced through ours move
+ *   from the one to the other, and the sum stays right;
  * - the exclusive_cgroups list, by cgroup id.
  *
  * Handing back: on unload, and when the "enabled" knob goes off, the hooks
@@ -54,13 +59,15 @@
 /*
  * Pages exclusive sockets of one protocol hold, keyed by its global counter:
  * @pages plus every CPU's @delta, exact; @pages alone, off by less than
- * percpu_counter_batch per CPU, is what the backstop reads. As a
+ * SKM_EXCL_BATCH_PAGES per CPU, is what the backstop reads. As a
  * percpu_counter, but its add is inline and takes no preemption toggle: each
  * step (a per-CPU add that returns the sum, the fold of it into @pages, the
  * per-CPU subtraction of what was folded) keeps the total exact whatever
  * runs between them or on which CPU, so none needs to be atomic with the
  * next (skm_excl_pages_add()).
  */
+#define SKM_EXCL_BATCH_PAGES	64	/* 256 KiB a CPU with 4 KiB pages */
+
 struct skm_excl_proto {
 	atomic_long_t *memory_allocated;
 	atomic_long_t pages;
@@ -148,7 +155,8 @@ static __always_inline void skm_excl_pages_add(struct skm_excl_proto *p, long pa
 {
 	long delta = this_cpu_add_return(*p->delta, pages);
 
-	if (unlikely(abs(delta) >= READ_ONCE(percpu_counter_batch))) {
+	/* a constant, not percpu_counter_batch: an add and a compare */
+	if (unlikely(abs(delta) >= SKM_EXCL_BATCH_PAGES)) {
 		atomic_long_add(delta, &p->pages);
 		this_cpu_sub(*p->delta, delta);
 	}
@@ -220,21 +228,6 @@ static void skm_excl_del(struct skm_excl_sk *es)
 	kfree_rcu(es, rcu);
 }
 
-/* Move @pages of @es between the exclusive count and the global counter. */
-static void skm_excl_to_global(struct skm_excl_sk *es, long pages)
-{
-	atomic_long_sub(pages, &es->pages);
-	skm_excl_pages_add(es->proto, -pages);
-	atomic_long_add(pages, es->proto->memory_allocated);
-}
-
-static void skm_excl_from_global(struct skm_excl_sk *es, long pages)
-{
-	atomic_long_sub(pages, es->proto->memory_allocated);
-	skm_excl_pages_add(es->proto, pages);
-	atomic_long_add(pages, &es->pages);
-}
-
 /* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 {
@@ -267,10 +260,10 @@ static bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
  * child's lock_sock() (inet_csk_accept(), 7.x's inet_accept()). An
  * exclusive child's pages move to the exclusive count here, under that
  * lock: nothing else changes them meanwhile. A socket bound by someone not
- * owning it keeps what it holds in the global counter (its entry's pages
- * say which are exclusive): both counters stay right.
+ * owning it keeps what it holds in the global counter, noted in its entry
+ * (@global_pages) for its reduces to take back from there first.
  */
-void skm_excl_bind(struct sock *sk)
+void notrace skm_excl_bind(struct sock *sk)
 {
 	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
 	bool dflt = READ_ONCE(skm_exclusive), listed;
@@ -288,26 +281,31 @@ void skm_excl_bind(struct sock *sk)
 		return;
 	es = skm_excl_add(sk);
 	pages = sk_mem_pages(sk->sk_forward_alloc + atomic_read(&sk->sk_rmem_alloc));
-	if (es && pages > 0 && sock_owned_by_user_nocheck(sk))
-		skm_excl_from_global(es, pages);
+	if (!es || pages <= 0)
+		return;
+	if (sock_owned_by_user_nocheck(sk)) {
+		atomic_long_sub(pages, es->proto->memory_allocated);
+		skm_excl_pages_add(es->proto, pages);
+	} else {
+		atomic_long_set(&es->global_pages, pages);
+	}
 }
 
 /**
  * skm_excl_forget() - a socket is being freed
  * @sk: the socket
  */
-void skm_excl_forget(struct sock *sk)
+void notrace skm_excl_forget(struct sock *sk)
 {
 	struct skm_excl_sk *es = skm_excl_find(sk);
-	long pages;
 
-	if (!es)
-		return;
-	/* Normally 0 by now; the kernel would have left them in its counter. */
-	pages = atomic_long_read(&es->pages);
-	if (pages)
-		skm_excl_to_global(es, pages);
-	skm_excl_del(es);
+	/*
+	 * What it still holds is normally nothing by now. The kernel would
+	 * leave it in its global counter: global pages stay there, exclusive
+	 * ones in the exclusive count, until handed back to it.
+	 */
+	if (es)
+		skm_excl_del(es);
 }
 
 /**
@@ -323,7 +321,7 @@ void skm_excl_forget(struct sock *sk)
  *
  * Return: true if the allocation is to be suppressed.
  */
-bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt)
+bool notrace skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt)
 {
 	return skm_backstop_exceeded(sk_memory_allocated(sk),
 				     atomic_long_read(&es->proto->pages) + amt,
@@ -360,13 +358,36 @@ void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v)
  *
  * Return: true if charged (and counted as exclusive pages).
  */
-bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp)
+bool notrace skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp)
 {
 	if (!skm_sock_charge(sk, amt, gfp))
 		return false;
-	atomic_long_add(amt, &es->pages);
 	skm_excl_pages_add(es->proto, amt);
 	return true;
+}
+
+/*
+ * skm_excl_reduce() of a socket that still holds pages in the global
+ * counter: those leave it first, as the kernel's reduce takes them, its
+ * protocol's pressure with them; the rest leave the exclusive count.
+ */
+static noinline void skm_excl_reduce_split(struct skm_excl_sk *es,
+					   struct sock *sk, int amount)
+{
+	long have = atomic_long_read(&es->global_pages), global;
+
+	do {
+		global = min_t(long, have, amount);
+	} while (!atomic_long_try_cmpxchg(&es->global_pages, &have, have - global));
+	if (global) {
+		atomic_long_sub(global, sk->sk_prot->memory_allocated);
+		if (sk_under_global_memory_pressure(sk) &&
+		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
+			skm_sk_leave_memory_pressure(sk);
+	}
+	if (amount > global)
+		skm_excl_pages_add(es->proto, global - amount);
+	skm_sock_uncharge(sk, amount);
 }
 
 /**
@@ -375,24 +396,17 @@ bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp
  * @sk: the socket
  * @amount: pages
  *
- * Pages it holds exclusively leave the exclusive count; any beyond those
- * were counted globally and leave the global counter, as the kernel does.
+ * Pages it still holds in the global counter from before its binding
+ * (normally none) leave the global counter first
+ * (skm_excl_reduce_split()); the rest leave the exclusive count.
  */
-void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
+void notrace skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
 {
-	long have = atomic_long_read(&es->pages), excl;
-
-	do {
-		excl = min_t(long, have, amount);
-	} while (!atomic_long_try_cmpxchg(&es->pages, &have, have - excl));
-	if (excl)
-		skm_excl_pages_add(es->proto, -excl);
-	if (amount > excl) {
-		atomic_long_sub(amount - excl, sk->sk_prot->memory_allocated);
-		if (sk_under_global_memory_pressure(sk) &&
-		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
-			skm_sk_leave_memory_pressure(sk);
+	if (unlikely(atomic_long_read(&es->global_pages))) {
+		skm_excl_reduce_split(es, sk, amount);
+		return;
 	}
+	skm_excl_pages_add(es->proto, -amount);
 	skm_sock_uncharge(sk, amount);
 }
 
@@ -407,7 +421,8 @@ void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
  * Return: the pages the caller must then charge to the memcg, as the kernel
  * does, with __GFP_NOFAIL (skm_sock_charge_nofail()); 0 for none.
  */
-int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size)
+int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
+				    int size)
 {
 	int delta = size - sk->sk_forward_alloc, amt;
 
@@ -415,9 +430,26 @@ int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size)
 		return 0;
 	amt = sk_mem_pages(delta);
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
-	atomic_long_add(amt, &es->pages);
 	skm_excl_pages_add(es->proto, amt);
 	return amt;
+}
+
+/**
+ * skm_excl_forced() - sk_forced_mem_schedule() for an exclusive socket
+ * @es: its state
+ * @sk: the socket
+ * @size: bytes the forward allocation must cover
+ *
+ * skm_excl_forced_account(), then the memcg's charge as a tail call
+ * (skm_sock_charge_nofail()): nothing of ours is on the stack while it
+ * reclaims. Untimed ("instrument" off) only.
+ */
+void notrace skm_excl_forced(struct skm_excl_sk *es, struct sock *sk, int size)
+{
+	int amt = skm_excl_forced_account(es, sk, size);
+
+	if (amt)
+		skm_sock_charge_nofail(sk, amt);
 }
 
 /**

@@ -24,14 +24,17 @@ extern atomic_long_t skm_excl_nr_sockets;
 #define SKM_EXCL_HASH_BITS	12
 
 /*
- * One exclusive socket: in skm_excl_socks, keyed by the socket, with the
- * pages it holds exclusively.
+ * One exclusive socket: in skm_excl_socks, keyed by the socket. Every page
+ * it is charged from its binding on is exclusive, counted in its
+ * protocol's exclusive pages and not per socket; @global_pages are those it
+ * held before, still in the global counter, which its next reduces take
+ * first: normally 0 (skm_excl_bind()).
  */
 struct skm_excl_sk {
 	struct hlist_node node;
 	struct sock *sk;
 	struct skm_excl_proto *proto;
-	atomic_long_t pages;
+	atomic_long_t global_pages;
 	struct rcu_head rcu;
 };
 
@@ -101,6 +104,7 @@ void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v);
 bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp);
 void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
 int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size);
+void skm_excl_forced(struct skm_excl_sk *es, struct sock *sk, int size);
 
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 

@@ -80,7 +80,7 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
  * hence a walk of its own, under rcu_read_lock(). @memcg is pinned by the
  * charge's caller, its ancestors by it.
  */
-static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
+void notrace skm_limit_get_states(struct mem_cgroup *memcg)
 {
 	struct skm_cglist_entry *e;
 
@@ -94,48 +94,31 @@ static noinline void skm_limit_get_states(struct mem_cgroup *memcg)
 	rcu_read_unlock();
 }
 
-/*
- * The limited entries of one memcg's line (itself and its ancestors,
- * nearest first), kept per CPU for the charge and uncharge counts: a round
- * trip's charges are of the same memcg over and over, and looking each
- * level up costs its cgroup id's loads, a hash and a bucket's walk. Valid
- * while sock_limits' generation is the one it was found in
- * (skm_cglist_gen(): any entry in or out bumps it), for the cgroup id it
- * was found for (ids are never reused, and a cgroup never moves, so the
- * line of an id is fixed). One chain per CPU for task context and one for
- * softirq, each used with preemption disabled: neither can be entered
- * again on its CPU while in use (a softirq does not interrupt a softirq;
- * on PREEMPT_RT softirqs run in tasks, which cannot preempt the user);
- * a hard interrupt, which charges no socket memory in practice, walks
- * without one. A line with more limited levels than a chain holds is
- * walked each time. For a cgroup at depth 5 under a limit, a charge's
- * count took 108 instructions walking and takes 50 with the chain; at
- * depth 1 both take about 50 (6.12.118, scripts/path-count.sh -c limit
- * -d 5, 2026-12-06).
+DEFINE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
+
+/**
+ * skm_limit_chain_refill() - the chain of a memcg's line, found anew
+ * @memcg: the memcg
+ *
+ * What skm_limit_chain() did not find valid: this CPU's chain for this context,
+ * made @memcg's; or NULL, to walk the line instead (a hard IRQ, or a line
+ * with more than SKM_LIMIT_CHAIN_MAX limited levels, which the chain then
+ * notes with @nr past it, so that the next call does not look again).
+ * With preemption disabled.
  */
-#define SKM_LIMIT_CHAIN_MAX	4	/* limited levels a chain holds */
-
-struct skm_limit_chain {
-	u64 id;
-	unsigned long gen;
-	unsigned int nr;
-	struct skm_cglist_entry *e[SKM_LIMIT_CHAIN_MAX];
-};
-
-static DEFINE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
-
-/*
- * Walk @memcg's line for its limited entries into @c, found in generation
- * @gen. Return: @c; or NULL if the line has more than SKM_LIMIT_CHAIN_MAX,
- * which @c then notes (@nr past it), so that the caller walks on its own
- * without this walk first.
- */
-static noinline struct skm_limit_chain *
-skm_limit_chain_find(struct skm_limit_chain *c, struct mem_cgroup *memcg,
-		     u64 id, unsigned long gen)
+struct skm_limit_chain *notrace skm_limit_chain_refill(struct mem_cgroup *memcg)
 {
+	unsigned int pc = preempt_count();
+	unsigned long gen = skm_cglist_gen(&skm_sock_limits);
+	u64 serial = READ_ONCE(memcg->css.serial_nr);
+	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
 
+	if (pc & (NMI_MASK | HARDIRQ_MASK))
+		return NULL;
+	c = skm_limit_chain_of(pc);
+	if (c->serial == serial && c->gen == gen)
+		return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
 	c->nr = 0;
 	for (; memcg && c->nr <= SKM_LIMIT_CHAIN_MAX;
 	     memcg = parent_mem_cgroup(memcg)) {
@@ -145,28 +128,8 @@ skm_limit_chain_find(struct skm_limit_chain *c, struct mem_cgroup *memcg,
 		c->nr += !!e;
 	}
 	c->gen = gen;
-	c->id = id;
+	c->serial = serial;
 	return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
-}
-
-/*
- * The chain of @memcg's line, or NULL: walk it. With preemption disabled
- * (an RCU reader as __skm_excl_find() is): the entries stay while it is.
- */
-static __always_inline struct skm_limit_chain *
-skm_limit_chain(struct mem_cgroup *memcg)
-{
-	unsigned int pc = preempt_count();
-	unsigned long gen = skm_cglist_gen(&skm_sock_limits);
-	u64 id = cgroup_id(memcg->css.cgroup);
-	struct skm_limit_chain *c;
-
-	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK)))
-		return NULL;
-	c = this_cpu_ptr(&skm_limit_chains[!!(pc & SOFTIRQ_OFFSET)]);
-	if (likely(c->id == id && c->gen == gen))
-		return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
-	return skm_limit_chain_find(c, memcg, id, gen);
 }
 
 /*
@@ -195,8 +158,8 @@ static noinline struct mem_cgroup *skm_limit_memcg_of(struct mem_cgroup *memcg,
  * limits. Under rcu_read_lock(), which @w's entry needs until the raise's
  * ending has used it.
  */
-void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
-		    unsigned int amt)
+void notrace skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
+			    unsigned int amt)
 {
 	struct skm_limit_chain *c;
 	struct skm_cglist_entry *e;
@@ -204,7 +167,8 @@ void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 	unsigned int i;
 
 	preempt_disable_notrace();
-	c = skm_limit_chain(memcg);
+	if (!skm_limit_chain(memcg, &c))
+		c = skm_limit_chain_refill(memcg);
 	for (i = 0; c && i < c->nr && !w->e; i++)
 		if (skm_limit_over(atomic_long_read(&c->e[i]->usage_pages), amt,
 				   READ_ONCE(c->e[i]->pages)))
@@ -225,75 +189,36 @@ void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 	}
 }
 
-/* Count @nr_pages into @e. Return: true if its usage left 0 unmarked. */
-static __always_inline bool skm_limit_usage_count(struct skm_cglist_entry *e,
-						  unsigned int nr_pages)
-{
-	return atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
-	       !READ_ONCE(e->has_state);
-}
-
-/* Uncount @nr_pages from @e's usage, which stops at 0. */
-static __always_inline void skm_limit_usage_uncount(struct skm_cglist_entry *e,
-						    unsigned int nr_pages)
-{
-	long old = atomic_long_read(&e->usage_pages);
-
-	while (!atomic_long_try_cmpxchg(&e->usage_pages, &old,
-					skm_limit_usage_sub(old, nr_pages)))
-		;
-}
-
-/**
- * skm_limit_charged() - count pages charged to @memcg's sockets
- * @memcg: the memcg charged
- * @nr_pages: pages
- *
- * Into every limited ancestor (and @memcg itself). A limited memcg gets
- * skmemcg state, so that "cgroups" lists it, when its usage leaves 0 and
- * its entry has no state marked (@has_state): on its first charge once
- * limited, and again after its cgroup was made anew or the limit's hooks
- * came back (skm_cglist_reset_usage()); not looked up on every charge, nor
- * each time a socket's usage falls to 0 and rises again (a round trip's
- * forced charge: it looked the state up on every round trip).
+/*
+ * skm_limit_charged() and skm_limit_uncharged() when skm_limit_chain() did
+ * not find the chain: with it found anew, or each level looked up. With
+ * preemption disabled.
  */
-void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages)
+bool notrace skm_limit_charged_slow(struct mem_cgroup *memcg,
+				    unsigned int nr_pages)
 {
-	struct skm_limit_chain *c;
+	struct skm_limit_chain *c = skm_limit_chain_refill(memcg);
 	struct skm_cglist_entry *e;
-	struct mem_cgroup *pos;
 	bool first = false;
 	unsigned int i;
 
-	preempt_disable_notrace();
-	c = skm_limit_chain(memcg);
 	for (i = 0; c && i < c->nr; i++)
 		first |= skm_limit_usage_count(c->e[i], nr_pages);
-	for (pos = memcg; !c && pos; pos = parent_mem_cgroup(pos)) {
-		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
+	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
+		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (e)
 			first |= skm_limit_usage_count(e, nr_pages);
 	}
-	preempt_enable_notrace();
-	if (unlikely(first))
-		skm_limit_get_states(memcg);
+	return first;
 }
 
-/**
- * skm_limit_uncharged() - count pages uncharged from @memcg's sockets
- * @memcg: the memcg uncharged
- * @nr_pages: pages
- *
- * Pages charged before a limit was set are uncharged too: usage stops at 0.
- */
-void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
+void notrace skm_limit_uncharged_slow(struct mem_cgroup *memcg,
+				      unsigned int nr_pages)
 {
-	struct skm_limit_chain *c;
+	struct skm_limit_chain *c = skm_limit_chain_refill(memcg);
 	struct skm_cglist_entry *e;
 	unsigned int i;
 
-	preempt_disable_notrace();
-	c = skm_limit_chain(memcg);
 	for (i = 0; c && i < c->nr; i++)
 		skm_limit_usage_uncount(c->e[i], nr_pages);
 	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
@@ -301,7 +226,22 @@ void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages)
 		if (e)
 			skm_limit_usage_uncount(e, nr_pages);
 	}
-	preempt_enable_notrace();
+}
+
+/**
+ * skm_limit_usage_floor() - set usage an uncharge took below 0 back to 0
+ * @e: the entry
+ *
+ * Pages charged before the limit was set are uncharged too, and were never
+ * counted: usage stops at 0. A charge counted meanwhile keeps what it
+ * added above the uncharge's deficit, as if it came first.
+ */
+void notrace skm_limit_usage_floor(struct skm_cglist_entry *e)
+{
+	long old = atomic_long_read(&e->usage_pages);
+
+	while (old < 0 && !atomic_long_try_cmpxchg(&e->usage_pages, &old, 0))
+		;
 }
 
 /**

@@ -4,6 +4,8 @@
 
 #include <linux/cgroup.h>
 #include <linux/memcontrol.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <net/sock.h>
 
 #include "cglist.h"
@@ -33,7 +35,147 @@ bool skm_limit_end(const struct skm_raise *r, const struct skm_limit_walk *w,
 
 void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 		    unsigned int amt);
-void skm_limit_charged(struct mem_cgroup *memcg, unsigned int nr_pages);
-void skm_limit_uncharged(struct mem_cgroup *memcg, unsigned int nr_pages);
+
+/*
+ * The limited entries of one memcg's line (itself and its ancestors,
+ * nearest first), kept per CPU for the charge and uncharge counts: a round
+ * trip's charges are of the same memcg over and over, and looking each
+ * level up costs its cgroup id's loads, a hash and a bucket's walk. Valid
+ * while sock_limits' generation is the one it was found in
+ * (skm_cglist_gen(): any entry in or out bumps it), for the memcg it was
+ * found for, known by its css serial number: one load from the memcg, and
+ * never reused (a memcg freed and another made at its address has a new
+ * one), where its cgroup id is three loads away. A memcg's cgroup never
+ * moves, so its line is fixed. One chain per CPU for task context and one
+ * for softirq, each used with preemption disabled: neither can be entered
+ * again on its CPU while in use (a softirq does not interrupt a softirq;
+ * on PREEMPT_RT softirqs run in tasks, which cannot preempt the user); a
+ * hard interrupt, which charges no socket memory in practice, walks
+ * without one. A line with more limited levels than a chain holds is
+ * walked each time. A cache line each, so that which of the two is one
+ * shift of the preempt count's softirq bit.
+ */
+#define SKM_LIMIT_CHAIN_MAX	4	/* limited levels a chain holds */
+
+/**
+ * struct skm_limit_chain - one CPU's limited entries of one memcg's line
+ * @serial: the memcg's css serial number
+ * @gen: sock_limits' generation they were found in
+ * @nr: how many; past SKM_LIMIT_CHAIN_MAX: more than it holds, walk
+ * @e: the entries, nearest first
+ */
+struct skm_limit_chain {
+	u64 serial;
+	unsigned long gen;
+	unsigned long nr;
+	struct skm_cglist_entry *e[SKM_LIMIT_CHAIN_MAX];
+} ____cacheline_aligned;
+
+DECLARE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
+
+struct skm_limit_chain *skm_limit_chain_refill(struct mem_cgroup *memcg);
+bool skm_limit_charged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
+void skm_limit_uncharged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
+void skm_limit_get_states(struct mem_cgroup *memcg);
+void skm_limit_usage_floor(struct skm_cglist_entry *e);
+
+/* This CPU's chain for this context (pc: preempt_count()), but in a hard IRQ. */
+static __always_inline struct skm_limit_chain *skm_limit_chain_of(unsigned int pc)
+{
+	return this_cpu_ptr(&skm_limit_chains[!!(pc & SOFTIRQ_OFFSET)]);
+}
+
+/*
+ * Is this CPU's chain for this context @memcg's line, valid and whole? If
+ * so, in @c; if not, skm_limit_chain_refill() finds it anew, or says to
+ * walk. With preemption disabled (an RCU reader as __skm_excl_find() is):
+ * the entries stay while it is.
+ */
+static __always_inline bool skm_limit_chain(struct mem_cgroup *memcg,
+					    struct skm_limit_chain **c)
+{
+	unsigned int pc = preempt_count();
+	unsigned long gen = skm_cglist_gen(&skm_sock_limits);
+	u64 serial = READ_ONCE(memcg->css.serial_nr);
+
+	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK)))
+		return false;
+	*c = skm_limit_chain_of(pc);
+	return (*c)->serial == serial && (*c)->gen == gen &&
+	       (*c)->nr <= SKM_LIMIT_CHAIN_MAX;
+}
+
+/* Count @nr_pages into @e. Return: true if its usage left 0 unmarked. */
+static __always_inline bool skm_limit_usage_count(struct skm_cglist_entry *e,
+						  unsigned int nr_pages)
+{
+	return atomic_long_add_return(nr_pages, &e->usage_pages) == nr_pages &&
+	       !READ_ONCE(e->has_state);
+}
+
+/* Uncount @nr_pages from @e's usage, which stops at 0. */
+static __always_inline void skm_limit_usage_uncount(struct skm_cglist_entry *e,
+						    unsigned int nr_pages)
+{
+	if (unlikely(atomic_long_sub_return(nr_pages, &e->usage_pages) < 0))
+		skm_limit_usage_floor(e);
+}
+
+/**
+ * skm_limit_charged() - count pages charged to @memcg's sockets
+ * @memcg: the memcg charged
+ * @nr_pages: pages
+ *
+ * Into every limited ancestor (and @memcg itself). A limited memcg gets
+ * skmemcg state, so that "cgroups" lists it, when its usage leaves 0 and
+ * its entry has no state marked (@has_state): on its first charge once
+ * limited, and again after its cgroup was made anew or the limit's hooks
+ * came back (skm_cglist_reset_usage()); not looked up on every charge, nor
+ * each time a socket's usage falls to 0 and rises again (a round trip's
+ * forced charge: it looked the state up on every round trip). Inline:
+ * every charge while sock_limits lists a cgroup.
+ */
+static __always_inline void skm_limit_charged(struct mem_cgroup *memcg,
+					      unsigned int nr_pages)
+{
+	struct skm_limit_chain *c;
+	bool first = false;
+	unsigned int i;
+
+	preempt_disable_notrace();
+	if (likely(skm_limit_chain(memcg, &c))) {
+		for (i = 0; i < c->nr; i++)
+			first |= skm_limit_usage_count(c->e[i], nr_pages);
+	} else {
+		first = skm_limit_charged_slow(memcg, nr_pages);
+	}
+	preempt_enable_notrace();
+	if (unlikely(first))
+		skm_limit_get_states(memcg);
+}
+
+/**
+ * skm_limit_uncharged() - count pages uncharged from @memcg's sockets
+ * @memcg: the memcg uncharged
+ * @nr_pages: pages
+ *
+ * Pages charged before a limit was set are uncharged too: usage stops at 0
+ * (skm_limit_usage_floor()).
+ */
+static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
+						unsigned int nr_pages)
+{
+	struct skm_limit_chain *c;
+	unsigned int i;
+
+	preempt_disable_notrace();
+	if (likely(skm_limit_chain(memcg, &c))) {
+		for (i = 0; i < c->nr; i++)
+			skm_limit_usage_uncount(c->e[i], nr_pages);
+	} else {
+		skm_limit_uncharged_slow(memcg, nr_pages);
+	}
+	preempt_enable_notrace();
+}
 
 #endif /* _SKMEMCG_LIMIT_H */

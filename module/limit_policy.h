@@ -49,17 +49,4 @@ static inline bool skm_limit_over(long usage_pages, unsigned int amt_pages,
 
 bool skm_limit_suppress(bool over, bool below_min);
 
-/**
- * skm_limit_usage_sub() - usage after @pages were uncharged
- * @usage_pages: usage now
- * @pages: pages uncharged
- *
- * Pages charged before the limit was set are uncharged too, and were never
- * counted: usage stops at 0. Inline: every uncharge of a limited line.
- */
-static inline long skm_limit_usage_sub(long usage_pages, unsigned int pages)
-{
-	return usage_pages > (long)pages ? usage_pages - pages : 0;
-}
-
 #endif /* _SKMEMCG_LIMIT_POLICY_H */

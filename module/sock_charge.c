@@ -137,7 +137,7 @@ void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
  * forced-schedule replacements: their frame holds the SRCU read side, so
  * the charge needs no second one.
  */
-bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
+bool notrace skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
 {
 	return skm_charge(skm_charge_target(sk), nr_pages, gfp_mask, NULL);
 }
@@ -152,17 +152,28 @@ bool skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_mask)
  */
 void notrace skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages)
 {
-	gfp_t gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
+	SKM_CHARGE_TARGET *target = skm_charge_target(sk);
+	gfp_t gfp_mask;
 
 	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_charged(skm_charge_memcg(skm_charge_target(sk)), nr_pages);
+		skm_limit_charged(skm_charge_memcg(target), nr_pages);
+	gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
+	/* one gfp: not one made on each side of the branch */
+	OPTIMIZER_HIDE_VAR(gfp_mask);
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
-	static_call(skm_orig_mem_cgroup_charge_skmem)(skm_charge_target(sk),
-						      nr_pages, gfp_mask);
+	static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages, gfp_mask);
 }
 
-void skm_sock_uncharge(struct sock *sk, unsigned int nr_pages)
+/*
+ * Counted before the kernel's uncharge, which cannot fail, so that the
+ * kernel's is a tail call, as skm_mem_cgroup_uncharge_skmem() makes it.
+ */
+void notrace skm_sock_uncharge(struct sock *sk, unsigned int nr_pages)
 {
-	skm_uncharge(skm_charge_target(sk), nr_pages, NULL);
+	SKM_CHARGE_TARGET *target = skm_charge_target(sk);
+
+	if (skm_policy_live(SKM_POLICY_LIMIT))
+		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
 }

@@ -442,17 +442,13 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
 void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 {
 	struct skm_excl_sk *es = skm_excl_find(sk);
-	int amt;
 
-	if (unlikely(!skm_hook_untimed())) {
+	if (unlikely(!skm_hook_untimed()))
 		skm_forced(sk, size, es);
-	} else if (likely(!es)) {
+	else if (likely(!es))
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
-	} else {
-		amt = skm_excl_forced_account(es, sk, size);
-		if (amt)
-			skm_sock_charge_nofail(sk, amt);
-	}
+	else
+		skm_excl_forced(es, sk, size);
 }
 
 static noinline void notrace skm_sk_alloc_timed(struct sock *sk)
