@@ -392,15 +392,17 @@ static noinline void skm_excl_reduce_split(struct skm_excl_sk *es,
 
 /**
  * skm_excl_reduce() - __sk_mem_reduce_allocated() for an exclusive socket
- * @es: its state
  * @sk: the socket
  * @amount: pages
+ * @es: its state
  *
  * Pages it still holds in the global counter from before its binding
  * (normally none) leave the global counter first
- * (skm_excl_reduce_split()); the rest leave the exclusive count.
+ * (skm_excl_reduce_split()); the rest leave the exclusive count. The
+ * arguments in the order of the kernel's function, then @es, as
+ * skm_excl_forced()'s.
  */
-void notrace skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount)
+void notrace skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es)
 {
 	if (unlikely(atomic_long_read(&es->global_pages))) {
 		skm_excl_reduce_split(es, sk, amount);
@@ -436,15 +438,17 @@ int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
 
 /**
  * skm_excl_forced() - sk_forced_mem_schedule() for an exclusive socket
- * @es: its state
  * @sk: the socket
  * @size: bytes the forward allocation must cover
+ * @es: its state
  *
  * skm_excl_forced_account(), then the memcg's charge as a tail call
  * (skm_sock_charge_nofail()): nothing of ours is on the stack while it
- * reclaims. Untimed ("instrument" off) only.
+ * reclaims. Untimed ("instrument" off) only. The arguments in the order
+ * of the kernel's function, then @es: the replacement passes them on as
+ * they came.
  */
-void notrace skm_excl_forced(struct skm_excl_sk *es, struct sock *sk, int size)
+void notrace skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es)
 {
 	int amt = skm_excl_forced_account(es, sk, size);
 

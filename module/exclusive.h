@@ -102,9 +102,9 @@ void skm_excl_forget(struct sock *sk);
 bool skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt);
 void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v);
 bool skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp);
-void skm_excl_reduce(struct skm_excl_sk *es, struct sock *sk, int amount);
+void skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es);
 int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size);
-void skm_excl_forced(struct skm_excl_sk *es, struct sock *sk, int size);
+void skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es);
 
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 

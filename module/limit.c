@@ -100,11 +100,12 @@ DEFINE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
  * skm_limit_chain_refill() - the chain of a memcg's line, found anew
  * @memcg: the memcg
  *
- * What skm_limit_chain() did not find valid: this CPU's chain for this context,
- * made @memcg's; or NULL, to walk the line instead (a hard IRQ, or a line
- * with more than SKM_LIMIT_CHAIN_MAX limited levels, which the chain then
- * notes with @nr past it, so that the next call does not look again).
- * With preemption disabled.
+ * What skm_limit_chain() did not find valid: this CPU's chain for this
+ * context, made @memcg's; or NULL, to walk the line instead: a hard IRQ,
+ * or a line with more than SKM_LIMIT_CHAIN_MAX limited levels, for which
+ * the chain is left invalid (serial 0), so that its every count walks
+ * twice: a rare line pays, not every count a compare. With preemption
+ * disabled.
  */
 struct skm_limit_chain *notrace skm_limit_chain_refill(struct mem_cgroup *memcg)
 {
@@ -118,7 +119,7 @@ struct skm_limit_chain *notrace skm_limit_chain_refill(struct mem_cgroup *memcg)
 		return NULL;
 	c = skm_limit_chain_of(pc);
 	if (c->serial == serial && c->gen == gen)
-		return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
+		return c;
 	c->nr = 0;
 	for (; memcg && c->nr <= SKM_LIMIT_CHAIN_MAX;
 	     memcg = parent_mem_cgroup(memcg)) {
@@ -128,8 +129,12 @@ struct skm_limit_chain *notrace skm_limit_chain_refill(struct mem_cgroup *memcg)
 		c->nr += !!e;
 	}
 	c->gen = gen;
+	if (c->nr > SKM_LIMIT_CHAIN_MAX) {
+		c->serial = 0;
+		return NULL;
+	}
 	c->serial = serial;
-	return c->nr <= SKM_LIMIT_CHAIN_MAX ? c : NULL;
+	return c;
 }
 
 /*

@@ -59,9 +59,10 @@ void skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 
 /**
  * struct skm_limit_chain - one CPU's limited entries of one memcg's line
- * @serial: the memcg's css serial number
+ * @serial: the memcg's css serial number; 0, which no css has, for a
+ *	line with more limited levels than it holds: never valid, walk
  * @gen: sock_limits' generation they were found in
- * @nr: how many; past SKM_LIMIT_CHAIN_MAX: more than it holds, walk
+ * @nr: how many
  * @e: the entries, nearest first
  */
 struct skm_limit_chain {
@@ -86,10 +87,10 @@ static __always_inline struct skm_limit_chain *skm_limit_chain_of(unsigned int p
 }
 
 /*
- * Is this CPU's chain for this context @memcg's line, valid and whole? If
- * so, in @c; if not, skm_limit_chain_refill() finds it anew, or says to
- * walk. With preemption disabled (an RCU reader as __skm_excl_find() is):
- * the entries stay while it is.
+ * Is this CPU's chain for this context @memcg's line, and valid? If so,
+ * in @c; if not, skm_limit_chain_refill() finds it anew, or says to walk.
+ * With preemption disabled (an RCU reader as __skm_excl_find() is): the
+ * entries stay while it is.
  */
 static __always_inline bool skm_limit_chain(struct mem_cgroup *memcg,
 					    struct skm_limit_chain **c)
@@ -101,8 +102,7 @@ static __always_inline bool skm_limit_chain(struct mem_cgroup *memcg,
 	if (unlikely(pc & (NMI_MASK | HARDIRQ_MASK)))
 		return false;
 	*c = skm_limit_chain_of(pc);
-	return (*c)->serial == serial && (*c)->gen == gen &&
-	       (*c)->nr <= SKM_LIMIT_CHAIN_MAX;
+	return (*c)->serial == serial && (*c)->gen == gen;
 }
 
 /* Count @nr_pages into @e. Return: true if its usage left 0 unmarked. */

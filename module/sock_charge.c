@@ -81,13 +81,30 @@ static noinline bool notrace skm_charge_framed(SKM_CHARGE_TARGET *target,
 }
 
 /*
+ * A charge that cannot fail (__GFP_NOFAIL: TCP's forced charges, which
+ * try_charge_memcg() forces past the limit rather than fail) while
+ * sock_limits counts: counted before the kernel's charge, which is a tail
+ * call. Out of line, so that the count's registers are not saved on the
+ * path of a charge nothing counts.
+ */
+static noinline bool notrace skm_charge_counted_nofail(SKM_CHARGE_TARGET *target,
+						       unsigned int nr_pages,
+						       gfp_t gfp_mask)
+{
+	skm_limit_charged(skm_charge_memcg(target), nr_pages);
+	if (static_branch_unlikely(&skm_throttle_key))
+		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
+	return static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages,
+							     gfp_mask);
+}
+
+/*
  * mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x. With
  * nothing to count after, the kernel's charge as a tail call, its gfp made
- * by throttling: sock_limits off, or a charge that cannot fail
- * (__GFP_NOFAIL: TCP's forced charges, which try_charge_memcg() forces past
- * the limit rather than fail), which sock_limits counts before it. Only a
- * charge that may fail is counted after, in a frame, with the SRCU read
- * side across its reclaim.
+ * by throttling: sock_limits off, or a charge that cannot fail, which
+ * sock_limits counts before it (skm_charge_counted_nofail()). Only a charge
+ * that may fail is counted after, in a frame, with the SRCU read side
+ * across its reclaim.
  */
 bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 					 unsigned int nr_pages, gfp_t gfp_mask)
@@ -97,7 +114,7 @@ bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 	if (skm_policy_live(SKM_POLICY_LIMIT)) {
 		if (!(gfp_mask & __GFP_NOFAIL))
 			return skm_charge_framed(target, nr_pages, gfp_mask);
-		skm_limit_charged(skm_charge_memcg(target), nr_pages);
+		return skm_charge_counted_nofail(target, nr_pages, gfp_mask);
 	}
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);

@@ -394,7 +394,7 @@ static noinline void notrace skm_reduce(struct sock *sk, int amount,
 	skm_stat_inc_instrumented(SKM_STAT_REDUCE_CALLS);
 	skm_hook_orig_in(&f);
 	if (es)
-		skm_excl_reduce(es, sk, amount);
+		skm_excl_reduce(sk, amount, es);
 	else
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
 	skm_hook_orig_out(&f);
@@ -411,7 +411,7 @@ void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 	else if (likely(!es))
 		static_call(skm_orig_sk_mem_reduce_allocated)(sk, amount);
 	else
-		skm_excl_reduce(es, sk, amount);
+		skm_excl_reduce(sk, amount, es);
 }
 
 static noinline void notrace skm_forced(struct sock *sk, int size,
@@ -448,7 +448,7 @@ void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 	else if (likely(!es))
 		static_call(skm_orig_sk_forced_mem_schedule)(sk, size);
 	else
-		skm_excl_forced(es, sk, size);
+		skm_excl_forced(sk, size, es);
 }
 
 static noinline void notrace skm_sk_alloc_timed(struct sock *sk)
