@@ -412,8 +412,8 @@ void notrace skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es
 	skm_sock_uncharge(sk, amount);
 }
 
-/**
- * skm_excl_forced_account() - sk_forced_mem_schedule()'s accounting for an
+/*
+ * __skm_excl_forced_account() - sk_forced_mem_schedule()'s accounting for an
  *	exclusive socket: the forward allocation and the exclusive count,
  *	without the global counter
  * @es: its state
@@ -423,8 +423,8 @@ void notrace skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es
  * Return: the pages the caller must then charge to the memcg, as the kernel
  * does, with __GFP_NOFAIL (skm_sock_charge_nofail()); 0 for none.
  */
-int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
-				    int size)
+static __always_inline int __skm_excl_forced_account(struct skm_excl_sk *es,
+						     struct sock *sk, int size)
 {
 	int delta = size - sk->sk_forward_alloc, amt;
 
@@ -434,6 +434,13 @@ int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
 	skm_excl_pages_add(es->proto, amt);
 	return amt;
+}
+
+/* The timed path's (sock_hooks.c), which charges in its frame. */
+int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
+				    int size)
+{
+	return __skm_excl_forced_account(es, sk, size);
 }
 
 /**
@@ -450,7 +457,7 @@ int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
  */
 void notrace skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es)
 {
-	int amt = skm_excl_forced_account(es, sk, size);
+	int amt = __skm_excl_forced_account(es, sk, size);
 
 	if (amt)
 		skm_sock_charge_nofail(sk, amt);

@@ -195,6 +195,22 @@ void notrace skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 }
 
 /*
+ * skm_limit_usage_floor() - set usage an uncharge took below 0 back to 0
+ * @e: the entry
+ *
+ * Pages charged before the limit was set are uncharged too, and were never
+ * counted: usage stops at 0. A charge counted meanwhile keeps what it
+ * added above the uncharge's deficit, as if it came first.
+ */
+static void notrace skm_limit_usage_floor(struct skm_cglist_entry *e)
+{
+	long old = atomic_long_read(&e->usage_pages);
+
+	while (old < 0 && !atomic_long_try_cmpxchg(&e->usage_pages, &old, 0))
+		;
+}
+
+/*
  * skm_limit_charged() and skm_limit_uncharged() when skm_limit_chain() did
  * not find the chain: with it found anew, or each level looked up. With
  * preemption disabled.
@@ -225,28 +241,22 @@ void notrace skm_limit_uncharged_slow(struct mem_cgroup *memcg,
 	unsigned int i;
 
 	for (i = 0; c && i < c->nr; i++)
-		skm_limit_usage_uncount(c->e[i], nr_pages);
+		if (skm_limit_usage_uncount(c->e[i], nr_pages))
+			skm_limit_usage_floor(c->e[i]);
 	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
-		if (e)
-			skm_limit_usage_uncount(e, nr_pages);
+		if (e && skm_limit_usage_uncount(e, nr_pages))
+			skm_limit_usage_floor(e);
 	}
 }
 
-/**
- * skm_limit_usage_floor() - set usage an uncharge took below 0 back to 0
- * @e: the entry
- *
- * Pages charged before the limit was set are uncharged too, and were never
- * counted: usage stops at 0. A charge counted meanwhile keeps what it
- * added above the uncharge's deficit, as if it came first.
- */
-void notrace skm_limit_usage_floor(struct skm_cglist_entry *e)
+/* skm_limit_usage_floor() for each entry of @c, after an uncount. */
+void notrace skm_limit_chain_floor(struct skm_limit_chain *c)
 {
-	long old = atomic_long_read(&e->usage_pages);
+	unsigned int i;
 
-	while (old < 0 && !atomic_long_try_cmpxchg(&e->usage_pages, &old, 0))
-		;
+	for (i = 0; i < c->nr; i++)
+		skm_limit_usage_floor(c->e[i]);
 }
 
 /**

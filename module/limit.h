@@ -78,7 +78,7 @@ struct skm_limit_chain *skm_limit_chain_refill(struct mem_cgroup *memcg);
 bool skm_limit_charged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_uncharged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_get_states(struct mem_cgroup *memcg);
-void skm_limit_usage_floor(struct skm_cglist_entry *e);
+void skm_limit_chain_floor(struct skm_limit_chain *c);
 
 /* This CPU's chain for this context (pc: preempt_count()), but in a hard IRQ. */
 static __always_inline struct skm_limit_chain *skm_limit_chain_of(unsigned int pc)
@@ -113,12 +113,15 @@ static __always_inline bool skm_limit_usage_count(struct skm_cglist_entry *e,
 	       !READ_ONCE(e->has_state);
 }
 
-/* Uncount @nr_pages from @e's usage, which stops at 0. */
-static __always_inline void skm_limit_usage_uncount(struct skm_cglist_entry *e,
+/*
+ * Uncount @nr_pages from @e's usage. Return: true if that took it below 0,
+ * for skm_limit_chain_floor() to set back (after the loop over a line's
+ * entries: a call in it would keep the loop's registers saved).
+ */
+static __always_inline bool skm_limit_usage_uncount(struct skm_cglist_entry *e,
 						    unsigned int nr_pages)
 {
-	if (unlikely(atomic_long_sub_return(nr_pages, &e->usage_pages) < 0))
-		skm_limit_usage_floor(e);
+	return atomic_long_sub_return(nr_pages, &e->usage_pages) < 0;
 }
 
 /**
@@ -160,18 +163,21 @@ static __always_inline void skm_limit_charged(struct mem_cgroup *memcg,
  * @nr_pages: pages
  *
  * Pages charged before a limit was set are uncharged too: usage stops at 0
- * (skm_limit_usage_floor()).
+ * (skm_limit_chain_floor()).
  */
 static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 						unsigned int nr_pages)
 {
 	struct skm_limit_chain *c;
+	bool below = false;
 	unsigned int i;
 
 	preempt_disable_notrace();
 	if (likely(skm_limit_chain(memcg, &c))) {
 		for (i = 0; i < c->nr; i++)
-			skm_limit_usage_uncount(c->e[i], nr_pages);
+			below |= skm_limit_usage_uncount(c->e[i], nr_pages);
+		if (unlikely(below))
+			skm_limit_chain_floor(c);
 	} else {
 		skm_limit_uncharged_slow(memcg, nr_pages);
 	}
