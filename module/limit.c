@@ -166,18 +166,21 @@ static noinline struct mem_cgroup *skm_limit_memcg_of(struct mem_cgroup *memcg,
 void notrace skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 			    unsigned int amt)
 {
+	struct skm_cglist_entry *e, **ce, **end;
 	struct skm_limit_chain *c;
-	struct skm_cglist_entry *e;
 	struct mem_cgroup *pos;
-	unsigned int i;
 
 	preempt_disable_notrace();
 	if (!skm_limit_chain(memcg, &c))
 		c = skm_limit_chain_refill(memcg);
-	for (i = 0; c && i < c->nr && !w->e; i++)
-		if (skm_limit_over(atomic_long_read(&c->e[i]->usage_pages), amt,
-				   READ_ONCE(c->e[i]->pages)))
-			w->e = c->e[i];
+	for (ce = c ? c->e : NULL, end = c ? skm_limit_chain_end(c) : NULL;
+	     ce < end; ce++) {
+		if (skm_limit_over(atomic_long_read(&(*ce)->usage_pages), amt,
+				   READ_ONCE((*ce)->pages))) {
+			w->e = *ce;
+			break;
+		}
+	}
 	for (pos = memcg; !c && pos && !w->e; pos = parent_mem_cgroup(pos)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
 		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
@@ -219,12 +222,12 @@ bool notrace skm_limit_charged_slow(struct mem_cgroup *memcg,
 				    unsigned int nr_pages)
 {
 	struct skm_limit_chain *c = skm_limit_chain_refill(memcg);
-	struct skm_cglist_entry *e;
+	struct skm_cglist_entry *e, **pos, **end;
 	bool first = false;
-	unsigned int i;
 
-	for (i = 0; c && i < c->nr; i++)
-		first |= skm_limit_usage_count(c->e[i], nr_pages);
+	for (pos = c ? c->e : NULL, end = c ? skm_limit_chain_end(c) : NULL;
+	     pos < end; pos++)
+		first |= skm_limit_usage_count(*pos, nr_pages);
 	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (e)
@@ -237,12 +240,12 @@ void notrace skm_limit_uncharged_slow(struct mem_cgroup *memcg,
 				      unsigned int nr_pages)
 {
 	struct skm_limit_chain *c = skm_limit_chain_refill(memcg);
-	struct skm_cglist_entry *e;
-	unsigned int i;
+	struct skm_cglist_entry *e, **pos, **end;
 
-	for (i = 0; c && i < c->nr; i++)
-		if (skm_limit_usage_uncount(c->e[i], nr_pages))
-			skm_limit_usage_floor(c->e[i]);
+	for (pos = c ? c->e : NULL, end = c ? skm_limit_chain_end(c) : NULL;
+	     pos < end; pos++)
+		if (skm_limit_usage_uncount(*pos, nr_pages))
+			skm_limit_usage_floor(*pos);
 	for (; !c && memcg; memcg = parent_mem_cgroup(memcg)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(memcg->css.cgroup));
 		if (e && skm_limit_usage_uncount(e, nr_pages))
@@ -253,10 +256,10 @@ void notrace skm_limit_uncharged_slow(struct mem_cgroup *memcg,
 /* skm_limit_usage_floor() for each entry of @c, after an uncount. */
 void notrace skm_limit_chain_floor(struct skm_limit_chain *c)
 {
-	unsigned int i;
+	struct skm_cglist_entry **pos, **end;
 
-	for (i = 0; i < c->nr; i++)
-		skm_limit_usage_floor(c->e[i]);
+	for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+		skm_limit_usage_floor(*pos);
 }
 
 /**

@@ -74,6 +74,19 @@ struct skm_limit_chain {
 
 DECLARE_PER_CPU(struct skm_limit_chain[2], skm_limit_chains);
 
+/*
+ * The entries of chain @c, from @e up to (not including) the return value:
+ * loops over them go by pointer, not by index, because a kernel built with
+ * UBSAN_BOUNDS (7.x's) checks each index against the array's bound, a call
+ * that keeps the loop's registers saved. A valid chain holds at most
+ * SKM_LIMIT_CHAIN_MAX.
+ */
+static __always_inline struct skm_cglist_entry **
+skm_limit_chain_end(struct skm_limit_chain *c)
+{
+	return c->e + c->nr;
+}
+
 struct skm_limit_chain *skm_limit_chain_refill(struct mem_cgroup *memcg);
 bool skm_limit_charged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_uncharged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
@@ -141,14 +154,14 @@ static __always_inline bool skm_limit_usage_uncount(struct skm_cglist_entry *e,
 static __always_inline void skm_limit_charged(struct mem_cgroup *memcg,
 					      unsigned int nr_pages)
 {
+	struct skm_cglist_entry **pos, **end;
 	struct skm_limit_chain *c;
 	bool first = false;
-	unsigned int i;
 
 	preempt_disable_notrace();
 	if (likely(skm_limit_chain(memcg, &c))) {
-		for (i = 0; i < c->nr; i++)
-			first |= skm_limit_usage_count(c->e[i], nr_pages);
+		for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+			first |= skm_limit_usage_count(*pos, nr_pages);
 	} else {
 		first = skm_limit_charged_slow(memcg, nr_pages);
 	}
@@ -168,14 +181,14 @@ static __always_inline void skm_limit_charged(struct mem_cgroup *memcg,
 static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 						unsigned int nr_pages)
 {
+	struct skm_cglist_entry **pos, **end;
 	struct skm_limit_chain *c;
 	bool below = false;
-	unsigned int i;
 
 	preempt_disable_notrace();
 	if (likely(skm_limit_chain(memcg, &c))) {
-		for (i = 0; i < c->nr; i++)
-			below |= skm_limit_usage_uncount(c->e[i], nr_pages);
+		for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+			below |= skm_limit_usage_uncount(*pos, nr_pages);
 		if (unlikely(below))
 			skm_limit_chain_floor(c);
 	} else {
