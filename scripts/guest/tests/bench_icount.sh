@@ -82,18 +82,37 @@ while [ $warm -lt "${ICOUNT_WARMUP:-8}" ]; do
 	last=$rr
 done
 
+# tcpext: the TcpExt counters a workload's instructions follow beyond
+# skmemcg's (a receive queue collapsed or pruned copies its data again), a
+# "name value" line each.
+tcpext() {
+	awk '/^TcpExt:/ {
+		if (!n) { for (i = 2; i <= NF; i++) k[i] = $i; n = 1; next }
+		for (i = 2; i <= NF; i++)
+			if (k[i] ~ /^(TCPRcvCollapsed|PruneCalled|RcvPruned|OfoPruned|TCPRcvQDrop|TCPBacklogDrop|TCPMemoryPressures|TCPOFOQueue)$/)
+				print k[i], $i
+	}' /proc/net/netstat
+}
+
 # measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns),
 # the workload's CPU time (cpu_ns) and the kernel threads' (other_ns): what
-# is neither was the vCPU idle.
+# is neither was the vCPU idle; and tcp=, what moved in tcpext's counters
+# during it ("name:delta", comma-separated; "-" for none).
 measure() {
 	_c=$1 _case=$2
 	shift 2
+	_t0=$(tcpext)
 	_out=$(in_cgroup "$cg" "$@")
+	_t1=$(tcpext)
+	_tcp=$(printf '%s\n%s\n' "$_t0" "$_t1" | awk '{
+		if (!($1 in a)) { a[$1] = $2; next }
+		if ($2 != a[$1]) s = s (s ? "," : "") $1 ":" ($2 - a[$1])
+	} END { print s ? s : "-" }')
 	_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
 	_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
 	_oth=$(echo "$_out" | sed -n 's/.* other_ns=\([0-9]*\).*/\1/p')
 	[ -n "$_ns" ] && [ -n "$_cpu" ] && [ -n "$_oth" ] || fail "$1, $_c: no figure ($_out)"
-	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth"
+	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth tcp=$_tcp"
 }
 
 # With throttling on, a raise reads every pressure source, per memcg, for
