@@ -77,7 +77,8 @@ struct skm_excl_proto {
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
-struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+struct hlist_nulls_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+static struct kmem_cache *skm_excl_cache;
 static spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
 static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
@@ -136,7 +137,11 @@ int __init skm_excl_init(void)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(skm_excl_socks); i++)
-		INIT_HLIST_HEAD(&skm_excl_socks[i]);
+		INIT_HLIST_NULLS_HEAD(&skm_excl_socks[i], i);
+	skm_excl_cache = kmem_cache_create("skmemcg_excl", sizeof(struct skm_excl_sk),
+					   0, SLAB_TYPESAFE_BY_RCU, NULL);
+	if (!skm_excl_cache)
+		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(skm_excl_socks_locks); i++)
 		spin_lock_init(&skm_excl_socks_locks[i]);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
@@ -144,6 +149,7 @@ int __init skm_excl_init(void)
 		if (!skm_excl_protos[i].delta) {
 			while (i--)
 				free_percpu(skm_excl_protos[i].delta);
+			kmem_cache_destroy(skm_excl_cache);
 			return -ENOMEM;
 		}
 	}
@@ -203,15 +209,16 @@ static struct skm_excl_sk *skm_excl_add(struct sock *sk)
 
 	if (!p)
 		return NULL;
-	es = kzalloc(sizeof(*es), GFP_ATOMIC | __GFP_NOWARN);
+	es = kmem_cache_alloc(skm_excl_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (!es)
 		return NULL;
-	es->sk = sk;
+	WRITE_ONCE(es->sk, sk);
 	es->proto = p;
+	atomic_long_set(&es->global_pages, 0);
 	/* Counted before it can be found, uncounted after it cannot. */
 	atomic_long_inc(&skm_excl_nr_sockets);
 	spin_lock_irqsave(lock, flags);
-	hlist_add_head_rcu(&es->node, &skm_excl_socks[bucket]);
+	hlist_nulls_add_head_rcu(&es->node, &skm_excl_socks[bucket]);
 	spin_unlock_irqrestore(lock, flags);
 	return es;
 }
@@ -222,10 +229,10 @@ static void skm_excl_del(struct skm_excl_sk *es)
 	unsigned long flags;
 
 	spin_lock_irqsave(lock, flags);
-	hlist_del_rcu(&es->node);
+	hlist_nulls_del_rcu(&es->node);
 	spin_unlock_irqrestore(lock, flags);
 	atomic_long_dec(&skm_excl_nr_sockets);
-	kfree_rcu(es, rcu);
+	kmem_cache_free(skm_excl_cache, es);
 }
 
 /* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
@@ -472,14 +479,17 @@ void notrace skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es)
  */
 void skm_excl_release_all(void)
 {
-	struct hlist_node *tmp;
+	struct hlist_nulls_node *n;
 	struct skm_excl_sk *es;
 	long handed = 0;
 	int bkt, i;
 
 	for (bkt = 0; bkt < ARRAY_SIZE(skm_excl_socks); bkt++)
-		hlist_for_each_entry_safe(es, tmp, &skm_excl_socks[bkt], node)
+		while (!hlist_nulls_empty(&skm_excl_socks[bkt])) {
+			n = skm_excl_socks[bkt].first;
+			es = hlist_nulls_entry(n, struct skm_excl_sk, node);
 			skm_excl_del(es);
+		}
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		struct skm_excl_proto *p = &skm_excl_protos[i];
 		long pages = skm_excl_pages_sum(p);
@@ -506,6 +516,12 @@ void skm_excl_exit(void)
 	skm_cglist_clear(&skm_excl_cgroups);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		free_percpu(skm_excl_protos[i].delta);
+	/*
+	 * From 6.12 this waits for pending kfree_rcu() batches and an RCU
+	 * barrier: grace periods, nothing of ours held. 6.1 defers the barrier
+	 * to a worker that runs no code of ours.
+	 */
+	kmem_cache_destroy(skm_excl_cache);
 }
 
 static void skm_excl_show_stats(struct seq_file *m)

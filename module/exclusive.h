@@ -7,6 +7,7 @@
 #include <linux/hash.h>
 #include <linux/preempt.h>
 #include <linux/rculist.h>
+#include <linux/rculist_nulls.h>
 #include <linux/moduleparam.h>
 #include <net/sock.h>
 
@@ -31,14 +32,13 @@ extern atomic_long_t skm_excl_nr_sockets;
  * first: normally 0 (skm_excl_bind()).
  */
 struct skm_excl_sk {
-	struct hlist_node node;
+	struct hlist_nulls_node node;
 	struct sock *sk;
 	struct skm_excl_proto *proto;
 	atomic_long_t global_pages;
-	struct rcu_head rcu;
 };
 
-extern struct hlist_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
+extern struct hlist_nulls_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
 
 static __always_inline u32 skm_excl_bucket(const struct sock *sk)
 {
@@ -48,24 +48,34 @@ static __always_inline u32 skm_excl_bucket(const struct sock *sk)
 /*
  * The entry of @sk, or NULL. Inline: every raise, reduce and forced charge
  * of every socket asks, once any socket is exclusive. The walk of the
- * bucket is an RCU reader by disabling preemption (entries are freed with
- * kfree_rcu(), whose grace period waits for such sections since RCU's
- * flavours were consolidated in 4.20): one per-CPU increment and
- * decrement, where rcu_read_lock() on Debian's PREEMPT_RCU kernels is two
- * calls.
+ * bucket is an RCU reader by disabling preemption (a grace period waits
+ * for such sections since RCU's flavours were consolidated in 4.20): one
+ * per-CPU increment and decrement, where rcu_read_lock() on Debian's
+ * PREEMPT_RCU kernels is two calls. Entries come from a
+ * SLAB_TYPESAFE_BY_RCU cache and are freed at once: within the walk an
+ * entry's memory stays an entry, but may be another socket's by now, in
+ * another bucket, so the walk checks the nulls value it ends on and walks
+ * again if that is another bucket's (as TCP's established hash does). An
+ * entry with @sk's address is @sk's: @sk's own is freed only with it.
  */
 static __always_inline struct skm_excl_sk *__skm_excl_find(const struct sock *sk)
 {
+	u32 bucket = skm_excl_bucket(sk);
 	struct skm_excl_sk *es, *found = NULL;
+	struct hlist_nulls_node *n;
 
 	preempt_disable_notrace();
-	hlist_for_each_entry_rcu(es, &skm_excl_socks[skm_excl_bucket(sk)], node,
-				 preempt_count()) {
-		if (es->sk == sk) {
+again:
+	hlist_nulls_for_each_entry_rcu(es, n, &skm_excl_socks[bucket], node) {
+		if (READ_ONCE(es->sk) == sk) {
 			found = es;
-			break;
+			goto out;
 		}
 	}
+	/* an entry freed and reused meanwhile led into another bucket */
+	if (get_nulls_value(n) != bucket)
+		goto again;
+out:
 	preempt_enable_notrace();
 	return found;
 }
