@@ -212,9 +212,13 @@ static struct skm_excl_sk *skm_excl_add(struct sock *sk)
 	es = kmem_cache_alloc(skm_excl_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (!es)
 		return NULL;
-	WRITE_ONCE(es->sk, sk);
 	es->proto = p;
 	atomic_long_set(&es->global_pages, 0);
+	/*
+	 * Last and with release: a walk still inside this memory from its
+	 * previous owner that sees @sk here sees the fields above set for it.
+	 */
+	smp_store_release(&es->sk, sk);
 	/* Counted before it can be found, uncounted after it cannot. */
 	atomic_long_inc(&skm_excl_nr_sockets);
 	spin_lock_irqsave(lock, flags);

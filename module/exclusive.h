@@ -67,7 +67,8 @@ static __always_inline struct skm_excl_sk *__skm_excl_find(const struct sock *sk
 	preempt_disable_notrace();
 again:
 	hlist_nulls_for_each_entry_rcu(es, n, &skm_excl_socks[bucket], node) {
-		if (READ_ONCE(es->sk) == sk) {
+		/* pairs with skm_excl_add()'s release: a reused entry is set */
+		if (smp_load_acquire(&es->sk) == sk) {
 			found = es;
 			goto out;
 		}
