@@ -74,12 +74,32 @@ struct skm_excl_proto {
 	long __percpu *delta;
 };
 
+/*
+ * Entries freed are kept on their CPU for reuse, up to SKM_EXCL_SPARES a
+ * CPU: each socket's entry is made and freed once, and the slab's
+ * allocation and free of it cost about 170 instructions together on 6.1
+ * (scripts/path-count.sh), taking and putting back a spare a tenth of
+ * that. Spares stay objects of skm_excl_cache: a lookup still walking
+ * inside one meets it as it would an entry the slab reused, so the rule
+ * of __skm_excl_find() holds. Touched with interrupts off (a socket can be
+ * freed in any context); handed back to the slab in skm_excl_exit(), once
+ * no hook runs.
+ */
+#define SKM_EXCL_SPARES		32
+
+struct skm_excl_spares {
+	unsigned int nr;
+	struct skm_excl_sk *es[SKM_EXCL_SPARES];
+};
+
+static DEFINE_PER_CPU(struct skm_excl_spares, skm_excl_spares);
+
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
 
 struct hlist_nulls_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
 static struct kmem_cache *skm_excl_cache;
-static spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
+static raw_spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
 static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
 /* exclusive_cgroups (cglist.h) */
@@ -126,7 +146,7 @@ MODULE_PARM_DESC(exclusive_backstop_pct,
 		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
 
 /* The lock of @bucket's group: the low bits of the bucket number. */
-static spinlock_t *skm_excl_bucket_lock(u32 bucket)
+static raw_spinlock_t *skm_excl_bucket_lock(u32 bucket)
 {
 	BUILD_BUG_ON(SKM_EXCL_LOCK_BITS > SKM_EXCL_HASH_BITS);
 	return &skm_excl_socks_locks[bucket & ((1 << SKM_EXCL_LOCK_BITS) - 1)];
@@ -143,7 +163,7 @@ int __init skm_excl_init(void)
 	if (!skm_excl_cache)
 		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(skm_excl_socks_locks); i++)
-		spin_lock_init(&skm_excl_socks_locks[i]);
+		raw_spin_lock_init(&skm_excl_socks_locks[i]);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		skm_excl_protos[i].delta = alloc_percpu(long);
 		if (!skm_excl_protos[i].delta) {
@@ -199,19 +219,64 @@ static struct skm_excl_proto *skm_excl_proto(struct proto *prot)
 	return NULL;
 }
 
+/* A spare entry of this CPU, or NULL. Interrupts off. */
+static struct skm_excl_sk *skm_excl_spare_take(void)
+{
+	struct skm_excl_spares *s = this_cpu_ptr(&skm_excl_spares);
+
+	return s->nr ? s->es[--s->nr] : NULL;
+}
+
+/* Keep @es as a spare of this CPU; false if it has enough. Interrupts off. */
+static bool skm_excl_spare_keep(struct skm_excl_sk *es)
+{
+	struct skm_excl_spares *s = this_cpu_ptr(&skm_excl_spares);
+
+	if (s->nr == SKM_EXCL_SPARES)
+		return false;
+	s->es[s->nr++] = es;
+	return true;
+}
+
+/* Every CPU's spares back to the slab. No hook runs. */
+static void skm_excl_spares_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct skm_excl_spares *s = per_cpu_ptr(&skm_excl_spares, cpu);
+
+		while (s->nr)
+			kmem_cache_free(skm_excl_cache, s->es[--s->nr]);
+	}
+}
+
+/*
+ * @sk's entry, made and added to its bucket: a spare's if this CPU has
+ * one, else the slab's. Interrupts stay off from taking the spare to
+ * unlocking the bucket, so the bucket locks are raw: on PREEMPT_RT (Debian's
+ * -rt flavours) a spinlock_t sleeps, which it must not with interrupts off.
+ * What they guard is a list insertion or removal.
+ */
 static struct skm_excl_sk *skm_excl_add(struct sock *sk)
 {
 	struct skm_excl_proto *p = skm_excl_proto(sk->sk_prot);
 	u32 bucket = skm_excl_bucket(sk);
-	spinlock_t *lock = skm_excl_bucket_lock(bucket);
+	raw_spinlock_t *lock = skm_excl_bucket_lock(bucket);
 	struct skm_excl_sk *es;
 	unsigned long flags;
 
 	if (!p)
 		return NULL;
-	es = kmem_cache_alloc(skm_excl_cache, GFP_ATOMIC | __GFP_NOWARN);
-	if (!es)
-		return NULL;
+	local_irq_save(flags);
+	es = skm_excl_spare_take();
+	if (unlikely(!es)) {
+		local_irq_restore(flags);
+		es = kmem_cache_alloc(skm_excl_cache, GFP_ATOMIC | __GFP_NOWARN);
+		if (!es)
+			return NULL;
+		local_irq_save(flags);
+	}
 	es->proto = p;
 	atomic_long_set(&es->global_pages, 0);
 	/*
@@ -221,25 +286,35 @@ static struct skm_excl_sk *skm_excl_add(struct sock *sk)
 	smp_store_release(&es->sk, sk);
 	/* Counted before it can be found, uncounted after it cannot. */
 	atomic_long_inc(&skm_excl_nr_sockets);
-	spin_lock_irqsave(lock, flags);
+	raw_spin_lock(lock);
 	hlist_nulls_add_head_rcu(&es->node, &skm_excl_socks[bucket]);
-	spin_unlock_irqrestore(lock, flags);
+	raw_spin_unlock(lock);
+	local_irq_restore(flags);
 	return es;
 }
 
+/* @es out of its bucket, kept as a spare or freed. */
 static void skm_excl_del(struct skm_excl_sk *es)
 {
-	spinlock_t *lock = skm_excl_bucket_lock(skm_excl_bucket(es->sk));
+	raw_spinlock_t *lock = skm_excl_bucket_lock(skm_excl_bucket(es->sk));
 	unsigned long flags;
+	bool kept;
 
-	spin_lock_irqsave(lock, flags);
+	local_irq_save(flags);
+	raw_spin_lock(lock);
 	hlist_nulls_del_rcu(&es->node);
-	spin_unlock_irqrestore(lock, flags);
+	raw_spin_unlock(lock);
 	atomic_long_dec(&skm_excl_nr_sockets);
-	kmem_cache_free(skm_excl_cache, es);
+	kept = skm_excl_spare_keep(es);
+	local_irq_restore(flags);
+	if (!kept)
+		kmem_cache_free(skm_excl_cache, es);
 }
 
-/* Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock(). */
+/*
+ * Is @memcg or an ancestor in exclusive_cgroups? Under rcu_read_lock() or
+ * with preemption disabled.
+ */
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg)
 {
 	return skm_cglist_covering(&skm_excl_cgroups, memcg);
@@ -284,9 +359,10 @@ void notrace skm_excl_bind(struct sock *sk)
 	if (!memcg || !sk->sk_prot->memory_allocated ||
 	    (!dflt && !skm_cglist_any_resolved(&skm_excl_cgroups)))
 		return;
-	rcu_read_lock();
+	/* an RCU reader as __skm_excl_find()'s: no calls, once per socket */
+	preempt_disable_notrace();
 	listed = skm_excl_cgroup_listed(memcg);
-	rcu_read_unlock();
+	preempt_enable_notrace();
 	if (!skm_exclusive_decide(dflt, listed, skm_sk_bypasses_prot_mem(sk)) ||
 	    __skm_excl_find(sk))
 		return;
@@ -520,6 +596,7 @@ void skm_excl_exit(void)
 	skm_cglist_clear(&skm_excl_cgroups);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		free_percpu(skm_excl_protos[i].delta);
+	skm_excl_spares_free();
 	/*
 	 * From 6.12 this waits for pending kfree_rcu() batches and an RCU
 	 * barrier: grace periods, nothing of ours held. 6.1 defers the barrier
