@@ -29,6 +29,18 @@ CRR=${ICOUNT_CRR:-2000}
 CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:hooked:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
 
 ip link set lo up 2> /dev/null
+# Transparent huge pages off. Debian's kernels fault them in "always": a
+# stream whose threads' stack or heap got two ran 121.2 M instructions
+# against 112.5 M on 6.1, the 2 MiB zeroed byte by byte in QEMU's count
+# (each iteration of the kernel's rep stosb is one), with thp_fault_alloc
+# 2 in /proc/vmstat and the same system calls, buffers and context
+# switches: 4 of 24 streams of one boot (2026-12-06). Not what this
+# measures, and no run can tell in advance whether it gets one.
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+if [ -e $thp ]; then
+	echo never > $thp || fail "cannot turn transparent huge pages off"
+fi
+note "transparent huge pages: $(cat $thp 2> /dev/null || echo none)"
 # The workloads' threads run SCHED_FIFO (skm-time.h): on 7.3 under CFS the
 # same 2000 round trips took 70.4 M or 74.2 M instructions from run to run,
 # as the woken thread preempted its peer or not. 6.1's softirqs wait for
@@ -112,7 +124,11 @@ measure() {
 	_cpu=$(echo "$_out" | sed -n 's/.* cpu_ns=\([0-9]*\).*/\1/p')
 	_oth=$(echo "$_out" | sed -n 's/.* other_ns=\([0-9]*\).*/\1/p')
 	[ -n "$_ns" ] && [ -n "$_cpu" ] && [ -n "$_oth" ] || fail "$1, $_c: no figure ($_out)"
-	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth tcp=$_tcp"
+	# what shapes the count, where the workload says (skm-tcp): its system
+	# calls, its buffers at the end and its context switches
+	_wl=$(echo "$_out" | tr ' ' '\n' | awk -F= '/^(reads|writes|rcvbuf|sndbuf|csw)=/ {
+		s = s (s ? "," : "") $1 ":" $2 } END { print s }')
+	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth tcp=$_tcp wl=${_wl:--}"
 }
 
 # With throttling on, a raise reads every pressure source, per memcg, for

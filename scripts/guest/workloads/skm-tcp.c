@@ -10,7 +10,11 @@
  * receiver threads to one CPU each: then memory is charged on one CPU and
  * freed on another, as in the asymmetric loopback workload of seed 001.
  * Prints "bytes=N seconds=S MiBps=R ns=NS cpu_ns=C other_ns=O" (NS: the same time in
- * ns; C: the CPU time of all the threads meanwhile, ns).
+ * ns; C: the CPU time of all the threads meanwhile, ns), then what shapes a
+ * run's instruction count: "reads=N writes=N" (the system calls, all
+ * connections), "rcvbuf=B sndbuf=B" (the last connection's buffers at its
+ * end, autotuned unless fixed) and "csw=N" (context switches of the
+ * process, voluntary and not).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +32,8 @@
 #include "skm-time.h"
 
 static long long bytes_per_conn = 16LL << 20;
+static long nr_reads, nr_writes;
+static int last_rcvbuf, last_sndbuf;
 
 static void die(const char *what)
 {
@@ -38,12 +45,17 @@ static void *receiver(void *arg)
 {
 	int fd = (int)(long)arg;
 	static __thread char buf[65536];
+	socklen_t len = sizeof(int);
+	long reads = 0;
 	ssize_t n;
 
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		;
+		reads++;
 	if (n < 0)
 		die("read");
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &last_rcvbuf, &len))
+		die("getsockopt");
+	__atomic_add_fetch(&nr_reads, reads + 1, __ATOMIC_RELAXED);
 	close(fd);
 	return NULL;
 }
@@ -53,6 +65,8 @@ static void *sender(void *arg)
 	int fd = (int)(long)arg;
 	static __thread char buf[65536];
 	long long left = bytes_per_conn;
+	socklen_t len = sizeof(int);
+	long writes = 0;
 
 	memset(buf, 'x', sizeof(buf));
 	while (left > 0) {
@@ -61,7 +75,11 @@ static void *sender(void *arg)
 		if (n <= 0)
 			die("write");
 		left -= n;
+		writes++;
 	}
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &last_sndbuf, &len))
+		die("getsockopt");
+	__atomic_add_fetch(&nr_writes, writes, __ATOMIC_RELAXED);
 	close(fd);
 	return NULL;
 }
@@ -92,6 +110,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	int conns = 1, opt, lfd, i, send_cpu = -1, recv_cpu = -1;
 	long long cpu0, other0;
+	struct rusage ru0, ru1;
 	double secs;
 
 	skm_maybe_fifo();
@@ -118,6 +137,7 @@ int main(int argc, char **argv)
 	other0 = skm_other_ns();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	cpu0 = skm_cpu_ns();
+	getrusage(RUSAGE_SELF, &ru0);
 	for (i = 0; i < conns; i++) {
 		int cfd = socket(AF_INET, SOCK_STREAM, 0);
 		int afd;
@@ -133,10 +153,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < 2 * conns; i++)
 		pthread_join(threads[i], NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &ru1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("bytes=%lld seconds=%.3f MiBps=%.1f ns=%lld cpu_ns=%lld other_ns=%lld\n",
+	printf("bytes=%lld seconds=%.3f MiBps=%.1f ns=%lld cpu_ns=%lld other_ns=%lld reads=%ld writes=%ld rcvbuf=%d sndbuf=%d csw=%ld\n",
 	       bytes_per_conn * conns, secs, bytes_per_conn * conns / secs / (1 << 20),
 	       (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec),
-	       skm_cpu_ns() - cpu0, skm_other_ns() - other0);
+	       skm_cpu_ns() - cpu0, skm_other_ns() - other0, nr_reads, nr_writes,
+	       last_rcvbuf, last_sndbuf,
+	       (ru1.ru_nvcsw - ru0.ru_nvcsw) + (ru1.ru_nivcsw - ru0.ru_nivcsw));
 	return 0;
 }
