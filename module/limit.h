@@ -197,4 +197,36 @@ static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 	preempt_enable_notrace();
 }
 
+
+/**
+ * skm_limit_clear() - would no limit of @memcg's line be passed?
+ * @memcg: the socket's memcg
+ * @amt: pages the raise asks for
+ *
+ * The common raise's question, asked of this CPU's chain with preemption
+ * disabled for the entries' sake and nothing kept after: no read side
+ * around the raise, no walk state. A chain not found valid answers false,
+ * and the full walk (skm_limit_walk()) finds the line anew and decides.
+ *
+ * Return: true if @amt more pages pass no limit of the line.
+ */
+static __always_inline bool skm_limit_clear(struct mem_cgroup *memcg,
+					    unsigned int amt)
+{
+	struct skm_cglist_entry **pos, **end;
+	struct skm_limit_chain *c;
+	bool over = false;
+
+	preempt_disable_notrace();
+	if (likely(skm_limit_chain(memcg, &c))) {
+		for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+			over |= skm_limit_over(atomic_long_read(&(*pos)->usage_pages),
+					       amt, READ_ONCE((*pos)->pages));
+	} else {
+		over = true;
+	}
+	preempt_enable_notrace();
+	return !over;
+}
+
 #endif /* _SKMEMCG_LIMIT_H */

@@ -283,49 +283,33 @@ out:
 }
 
 /*
- * The policies' checks of a raise in one walk (skm_raise_walk()), whose rare
- * verdict is out of line (skm_raise_verdict()). A raise no check refused,
- * of a socket that is not exclusive, goes on to the kernel's own function
- * as a tail call: no frame, no SRCU read side across its charge's reclaim.
- * The rest is skm_raise(): the charge or the one suppress ending
- * (skm_raise_suppress()), which an exclusive socket's memcg refusing the
- * charge also takes.
+ * The checks of a raise skm_raise_clear() did not pass, in one walk
+ * (skm_raise_walk()) under rcu_read_lock(), whose rare verdict is out of
+ * line (skm_raise_verdict()). Out of line itself: the walk's state has its
+ * address taken, and the common raise keeps none.
  */
-static noinline int notrace skm_raise_checked(struct sock *sk, int size,
-					      int amt, int kind)
+static noinline enum skm_raise_next skm_raise_checks(struct sock *sk, int size,
+						     int amt, int kind,
+						     struct skm_excl_sk *es)
 {
-	enum skm_raise_next next = SKM_RAISE_CHARGE;
-	u64 t0_ns = skm_hook_clock_now();
 	struct skm_limit_walk lw = { };
-	struct skm_excl_sk *es;
 	u32 found;
 
-	/* Shared with throttling: exclusive accounting only while it is live. */
-	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
 	if (static_branch_unlikely(&skm_throttle_key) ||
 	    skm_policy_live(SKM_POLICY_LIMIT)) {
 		rcu_read_lock();
 		found = skm_raise_walk(sk, amt, es, &lw);
 		if (found || lw.e)
-			next = skm_raise_verdict(sk, size, amt, kind, es,
-						 found, lw.e, lw.at);
-		else
-			rcu_read_unlock();
+			return skm_raise_verdict(sk, size, amt, kind, es, found,
+						 lw.e, lw.at);
+		rcu_read_unlock();
 	} else if (es && skm_excl_backstop(es, sk, amt)) {
 		/* the backstop alone: no walk, and no RCU until it refuses */
 		rcu_read_lock();
-		next = skm_raise_verdict(sk, size, amt, kind, es,
+		return skm_raise_verdict(sk, size, amt, kind, es,
 					 SKM_FOUND_BACKSTOP, NULL, NULL);
 	}
-	if (likely(next == SKM_RAISE_CHARGE && !t0_ns)) {
-		if (!es)
-			return static_call(skm_orig_sk_mem_raise_allocated)(sk, size,
-									    amt, kind);
-		if (skm_raise_exclusive(sk, amt, es))
-			return 1;
-		next = SKM_RAISE_MEMCG_REFUSED;
-	}
-	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
+	return SKM_RAISE_CHARGE;
 }
 
 /**
@@ -333,8 +317,8 @@ static noinline int notrace skm_raise_checked(struct sock *sk, int size,
  * @sk: the socket
  * @amt: pages the raise asks for
  *
- * The walk of a raise that only throttling checks, in the caller's frame:
- * when quiet, and throttle_cgroups lists nothing, headroom alone can speak
+ * Throttling's walk of a raise, in the caller's frame: when quiet, and
+ * throttle_cgroups lists nothing, headroom alone can speak
  * (skm_throttle_snapshot()), and it reads each memcg's counters and nothing
  * of ours. So no RCU read side: the socket pins its memcg, and a memcg its
  * parent. Inline: it runs per raise. Only untimed ("instrument" off), so
@@ -363,6 +347,68 @@ static __always_inline bool skm_throttle_quiet_none(struct sock *sk, int amt)
 				return false;
 	}
 	return true;
+}
+
+/*
+ * skm_raise_clear() - do the policies' checks surely pass a raise?
+ * @sk: the socket
+ * @amt: pages the raise asks for
+ * @es: its exclusive state, or NULL
+ *
+ * The common raise, told without a read side or a walk: untimed,
+ * throttling quiet with no level up the socket's memcg
+ * (skm_throttle_quiet_none()), no limit of its line passed
+ * (skm_limit_clear()), the exclusive backstop not passed. Inline: it runs
+ * per raise.
+ *
+ * Return: true if no check refuses the raise; false if the full checks are
+ * to decide (skm_raise_checks(), which asks each again, exactly).
+ */
+static __always_inline bool skm_raise_clear(struct sock *sk, int amt,
+					    struct skm_excl_sk *es)
+{
+	if (!skm_hook_untimed())
+		return false;
+	if (static_branch_unlikely(&skm_throttle_key) &&
+	    !skm_throttle_quiet_none(sk, amt))
+		return false;
+	if (skm_policy_live(SKM_POLICY_LIMIT) && mem_cgroup_sockets_enabled &&
+	    sk_has_memory_pressure(sk) && sk->sk_memcg &&
+	    !skm_limit_clear(sk->sk_memcg, amt))
+		return false;
+	return !es || !skm_excl_backstop(es, sk, amt);
+}
+
+/*
+ * A raise some policy checks: the common one, whose checks surely pass
+ * (skm_raise_clear()), without a read side; the rest through the full
+ * checks (skm_raise_checks()). A raise no check refused, of a socket that
+ * is not exclusive, goes on to the kernel's own function as a tail call: no
+ * frame, no SRCU read side across its charge's reclaim. The rest is
+ * skm_raise(): the charge or the one suppress ending
+ * (skm_raise_suppress()), which an exclusive socket's memcg refusing the
+ * charge also takes.
+ */
+static noinline int notrace skm_raise_checked(struct sock *sk, int size,
+					      int amt, int kind)
+{
+	enum skm_raise_next next = SKM_RAISE_CHARGE;
+	u64 t0_ns = skm_hook_clock_now();
+	struct skm_excl_sk *es;
+
+	/* Shared with throttling: exclusive accounting only while it is live. */
+	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
+	if (unlikely(!skm_raise_clear(sk, amt, es)))
+		next = skm_raise_checks(sk, size, amt, kind, es);
+	if (likely(next == SKM_RAISE_CHARGE && !t0_ns)) {
+		if (!es)
+			return static_call(skm_orig_sk_mem_raise_allocated)(sk, size,
+									    amt, kind);
+		if (skm_raise_exclusive(sk, amt, es))
+			return 1;
+		next = SKM_RAISE_MEMCG_REFUSED;
+	}
+	return skm_raise(sk, size, amt, kind, es, next, t0_ns);
 }
 
 /*
