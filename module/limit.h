@@ -197,7 +197,6 @@ static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 	preempt_enable_notrace();
 }
 
-
 /**
  * skm_limit_clear() - would no limit of @memcg's line be passed?
  * @memcg: the socket's memcg
