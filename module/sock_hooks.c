@@ -288,9 +288,9 @@ out:
  * line (skm_raise_verdict()). Out of line itself: the walk's state has its
  * address taken, and the common raise keeps none.
  */
-static noinline enum skm_raise_next skm_raise_checks(struct sock *sk, int size,
-						     int amt, int kind,
-						     struct skm_excl_sk *es)
+static noinline enum skm_raise_next notrace
+skm_raise_checks(struct sock *sk, int size, int amt, int kind,
+		 struct skm_excl_sk *es)
 {
 	struct skm_limit_walk lw = { };
 	u32 found;
