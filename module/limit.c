@@ -166,25 +166,18 @@ static noinline struct mem_cgroup *skm_limit_memcg_of(struct mem_cgroup *memcg,
 void notrace skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 			    unsigned int amt)
 {
-	struct skm_cglist_entry *e, **ce, **end;
 	struct skm_limit_chain *c;
+	struct skm_cglist_entry *e;
 	struct mem_cgroup *pos;
 
 	preempt_disable_notrace();
 	if (!skm_limit_chain(memcg, &c))
 		c = skm_limit_chain_refill(memcg);
-	for (ce = c ? c->e : NULL, end = c ? skm_limit_chain_end(c) : NULL;
-	     ce < end; ce++) {
-		if (skm_limit_over(atomic_long_read(&(*ce)->usage_pages), amt,
-				   READ_ONCE((*ce)->pages))) {
-			w->e = *ce;
-			break;
-		}
-	}
+	if (c)
+		w->e = skm_limit_chain_over(c, amt);
 	for (pos = memcg; !c && pos && !w->e; pos = parent_mem_cgroup(pos)) {
 		e = skm_cglist_find(&skm_sock_limits, cgroup_id(pos->css.cgroup));
-		if (e && skm_limit_over(atomic_long_read(&e->usage_pages), amt,
-					READ_ONCE(e->pages))) {
+		if (e && skm_limit_entry_over(e, amt)) {
 			w->e = e;
 			w->at = pos;
 		}

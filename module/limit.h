@@ -197,6 +197,30 @@ static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 	preempt_enable_notrace();
 }
 
+/* Would @amt more pages pass @e's limit? */
+static __always_inline bool skm_limit_entry_over(struct skm_cglist_entry *e,
+						 unsigned int amt)
+{
+	return skm_limit_over(atomic_long_read(&e->usage_pages), amt,
+			      READ_ONCE(e->pages));
+}
+
+/*
+ * The nearest entry of @c whose limit @amt more pages would pass, or NULL:
+ * the raise's check of a valid chain, in skm_limit_clear() and
+ * skm_limit_walk(). With preemption disabled.
+ */
+static __always_inline struct skm_cglist_entry *
+skm_limit_chain_over(struct skm_limit_chain *c, unsigned int amt)
+{
+	struct skm_cglist_entry **pos, **end;
+
+	for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+		if (skm_limit_entry_over(*pos, amt))
+			return *pos;
+	return NULL;
+}
+
 /**
  * skm_limit_clear() - would no limit of @memcg's line be passed?
  * @memcg: the socket's memcg
@@ -212,20 +236,13 @@ static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 static __always_inline bool skm_limit_clear(struct mem_cgroup *memcg,
 					    unsigned int amt)
 {
-	struct skm_cglist_entry **pos, **end;
 	struct skm_limit_chain *c;
-	bool over = false;
+	bool clear;
 
 	preempt_disable_notrace();
-	if (likely(skm_limit_chain(memcg, &c))) {
-		for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
-			over |= skm_limit_over(atomic_long_read(&(*pos)->usage_pages),
-					       amt, READ_ONCE((*pos)->pages));
-	} else {
-		over = true;
-	}
+	clear = skm_limit_chain(memcg, &c) && !skm_limit_chain_over(c, amt);
 	preempt_enable_notrace();
-	return !over;
+	return clear;
 }
 
 #endif /* _SKMEMCG_LIMIT_H */
