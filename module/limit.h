@@ -87,16 +87,32 @@ skm_limit_chain_end(struct skm_limit_chain *c)
 	return c->e + c->nr;
 }
 
+/*
+ * Does valid chain @c hold one entry? The common line, one limited level:
+ * its loops' set-up and their exit cost more than the count itself, so
+ * the counts and the raise's check take that entry straight.
+ */
+static __always_inline bool skm_limit_chain_one(const struct skm_limit_chain *c)
+{
+	return c->nr == 1;
+}
+
 struct skm_limit_chain *skm_limit_chain_refill(struct mem_cgroup *memcg);
 bool skm_limit_charged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_uncharged_slow(struct mem_cgroup *memcg, unsigned int nr_pages);
 void skm_limit_get_states(struct mem_cgroup *memcg);
 void skm_limit_chain_floor(struct skm_limit_chain *c);
 
-/* This CPU's chain for this context (pc: preempt_count()), but in a hard IRQ. */
+/*
+ * This CPU's chain for this context (pc: preempt_count()), but in a hard
+ * IRQ: the softirq bit, masked and shifted, is the offset of the second
+ * chain (two instructions, where an index made of it takes three).
+ */
 static __always_inline struct skm_limit_chain *skm_limit_chain_of(unsigned int pc)
 {
-	return this_cpu_ptr(&skm_limit_chains[!!(pc & SOFTIRQ_OFFSET)]);
+	BUILD_BUG_ON(SOFTIRQ_OFFSET % sizeof(struct skm_limit_chain));
+	return (void *)this_cpu_ptr(&skm_limit_chains[0]) +
+	       (pc & SOFTIRQ_OFFSET) / (SOFTIRQ_OFFSET / sizeof(struct skm_limit_chain));
 }
 
 /*
@@ -160,8 +176,11 @@ static __always_inline void skm_limit_charged(struct mem_cgroup *memcg,
 
 	preempt_disable_notrace();
 	if (likely(skm_limit_chain(memcg, &c))) {
-		for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
-			first |= skm_limit_usage_count(*pos, nr_pages);
+		if (likely(skm_limit_chain_one(c)))
+			first = skm_limit_usage_count(c->e[0], nr_pages);
+		else
+			for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+				first |= skm_limit_usage_count(*pos, nr_pages);
 	} else {
 		first = skm_limit_charged_slow(memcg, nr_pages);
 	}
@@ -187,8 +206,11 @@ static __always_inline void skm_limit_uncharged(struct mem_cgroup *memcg,
 
 	preempt_disable_notrace();
 	if (likely(skm_limit_chain(memcg, &c))) {
-		for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
-			below |= skm_limit_usage_uncount(*pos, nr_pages);
+		if (likely(skm_limit_chain_one(c)))
+			below = skm_limit_usage_uncount(c->e[0], nr_pages);
+		else
+			for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
+				below |= skm_limit_usage_uncount(*pos, nr_pages);
 		if (unlikely(below))
 			skm_limit_chain_floor(c);
 	} else {
@@ -215,6 +237,8 @@ skm_limit_chain_over(struct skm_limit_chain *c, unsigned int amt)
 {
 	struct skm_cglist_entry **pos, **end;
 
+	if (likely(skm_limit_chain_one(c)))
+		return skm_limit_entry_over(c->e[0], amt) ? c->e[0] : NULL;
 	for (pos = c->e, end = skm_limit_chain_end(c); pos < end; pos++)
 		if (skm_limit_entry_over(*pos, amt))
 			return *pos;
