@@ -95,7 +95,11 @@
 #include "hooks.h"
 #include "ksym.h"
 
+#if SKM_SRCU_FAST
+DEFINE_SRCU_FAST(skm_hook_srcu);	/* its readers: hooks.h */
+#else
 DEFINE_SRCU(skm_hook_srcu);
+#endif
 
 /*
  * Test only: make installing the hook of this symbol fail after the hooks

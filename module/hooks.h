@@ -119,14 +119,79 @@ static __always_inline bool skm_policy_live(enum skm_policy_id policy)
 
 extern struct srcu_struct skm_hook_srcu;
 
+/*
+ * The read side of skm_hook_srcu, held (struct skm_srcu_held) or not.
+ * Where the kernel has SRCU-fast (7.x: DEFINE_SRCU_FAST()), its readers:
+ * an inline per-CPU increment each way, no call and no full barrier, the
+ * grace period paying instead (synchronize_rcu() inside it, which only
+ * unload and a policy's flip wait for); the struct is defined as such
+ * (hooks.c). Elsewhere srcu_read_lock(): a call with a full barrier each
+ * way.
+ */
+#ifdef DEFINE_SRCU_FAST
+#define SKM_SRCU_FAST		1
+
+/* @ctr: srcu_read_lock_fast()'s, NULL when none is held */
+struct skm_srcu_held {
+	struct srcu_ctr __percpu *ctr;
+};
+
+static __always_inline void skm_srcu_clear(struct skm_srcu_held *h)
+{
+	h->ctr = NULL;
+}
+
+static __always_inline bool skm_srcu_is_held(const struct skm_srcu_held *h)
+{
+	return h->ctr;
+}
+
+static __always_inline void skm_srcu_read_lock(struct skm_srcu_held *h)
+{
+	h->ctr = srcu_read_lock_fast(&skm_hook_srcu);
+}
+
+static __always_inline void skm_srcu_read_unlock(const struct skm_srcu_held *h)
+{
+	srcu_read_unlock_fast(&skm_hook_srcu, h->ctr);
+}
+#else
+#define SKM_SRCU_FAST		0
+
+/* @idx: srcu_read_lock()'s, -1 when none is held */
+struct skm_srcu_held {
+	int idx;
+};
+
+static __always_inline void skm_srcu_clear(struct skm_srcu_held *h)
+{
+	h->idx = -1;
+}
+
+static __always_inline bool skm_srcu_is_held(const struct skm_srcu_held *h)
+{
+	return h->idx >= 0;
+}
+
+static __always_inline void skm_srcu_read_lock(struct skm_srcu_held *h)
+{
+	h->idx = srcu_read_lock(&skm_hook_srcu);
+}
+
+static __always_inline void skm_srcu_read_unlock(const struct skm_srcu_held *h)
+{
+	srcu_read_unlock(&skm_hook_srcu, h->idx);
+}
+#endif
+
 /**
  * struct skm_hook_frame - what a replacement keeps from entry to exit
- * @srcu_idx: its skm_hook_srcu read side, from skm_hook_may_sleep() on;
- *	-1 before
+ * @srcu: its skm_hook_srcu read side, from skm_hook_may_sleep() on;
+ *	none before
  * @clock: its timing while "instrument" is on (hook_time.h)
  */
 struct skm_hook_frame {
-	int srcu_idx;
+	struct skm_srcu_held srcu;
 	struct skm_hook_clock clock;
 };
 
@@ -146,14 +211,14 @@ struct skm_hook_frame {
  */
 static __always_inline void skm_hook_enter(struct skm_hook_frame *f)
 {
-	f->srcu_idx = -1;
+	skm_srcu_clear(&f->srcu);
 	skm_hook_clock_start(&f->clock);
 }
 
 /* The same, for a call whose entry read the clock (skm_hook_clock_now()). */
 static __always_inline void skm_hook_enter_at(struct skm_hook_frame *f, u64 t0_ns)
 {
-	f->srcu_idx = -1;
+	skm_srcu_clear(&f->srcu);
 	skm_hook_clock_start_at(&f->clock, t0_ns);
 }
 
@@ -163,8 +228,8 @@ static __always_inline void skm_hook_enter_at(struct skm_hook_frame *f, u64 t0_n
  */
 static __always_inline void skm_hook_may_sleep(struct skm_hook_frame *f)
 {
-	if (f->srcu_idx < 0) {
-		f->srcu_idx = srcu_read_lock(&skm_hook_srcu);
+	if (!skm_srcu_is_held(&f->srcu)) {
+		skm_srcu_read_lock(&f->srcu);
 		__release(&skm_hook_srcu);
 	}
 }
@@ -195,9 +260,9 @@ static __always_inline void skm_hook_exit(struct skm_hook_frame *f,
 					  enum skm_hook_id id)
 {
 	skm_hook_clock_stop(&f->clock, id);
-	if (f->srcu_idx >= 0) {
+	if (skm_srcu_is_held(&f->srcu)) {
 		__acquire(&skm_hook_srcu);
-		srcu_read_unlock(&skm_hook_srcu, f->srcu_idx);
+		skm_srcu_read_unlock(&f->srcu);
 	}
 }
 
