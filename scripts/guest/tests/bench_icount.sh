@@ -126,7 +126,7 @@ measure() {
 	[ -n "$_ns" ] && [ -n "$_cpu" ] && [ -n "$_oth" ] || fail "$1, $_c: no figure ($_out)"
 	# what shapes the count, where the workload says (skm-tcp): its system
 	# calls, its buffers at the end and its context switches
-	_wl=$(echo "$_out" | tr ' ' '\n' | awk -F= '/^(reads|writes|rcvbuf|sndbuf|csw)=/ {
+	_wl=$(echo "$_out" | tr ' ' '\n' | awk -F= '/^(reads|writes|rcvbuf|sndbuf|csw|icsw)=/ {
 		s = s (s ? "," : "") $1 ":" $2 } END { print s }')
 	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth tcp=$_tcp wl=${_wl:--}"
 }

@@ -10,10 +10,11 @@
  *
  *   skm-rr [-u | -c] [-n THREADS] [-N TRANSACTIONS] [-s SIZE]
  *
- * Prints "transactions=N seconds=S rate=R ns=NS cpu_ns=C other_ns=O" (R: transactions
- * per second, all threads together, between the first request and the last
- * response; NS: S in nanoseconds; C: the CPU time of all the threads
- * meanwhile, ns).
+ * Prints "transactions=N seconds=S rate=R ns=NS cpu_ns=C other_ns=O csw=W
+ * icsw=I" (R: transactions per second, all threads together, between the
+ * first request and the last response; NS: S in nanoseconds; C: the CPU
+ * time of all the threads meanwhile, ns; W: their context switches, I of
+ * them involuntary: preempted, not blocked).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -179,6 +181,7 @@ int main(int argc, char **argv)
 	static struct pair pairs[SKM_RR_MAX_THREADS];
 	int threads = 1, opt, i, failed = 0;
 	long long cpu0, other0;
+	struct rusage ru0, ru1;
 	double t0, secs;
 
 	skm_maybe_fifo();
@@ -206,6 +209,7 @@ int main(int argc, char **argv)
 		}
 	}
 	other0 = skm_other_ns();
+	getrusage(RUSAGE_SELF, &ru0);
 	t0 = skm_now();
 	cpu0 = skm_cpu_ns();
 	for (i = 0; i < threads; i++) {
@@ -218,12 +222,15 @@ int main(int argc, char **argv)
 		failed |= pairs[i].failed;
 	}
 	secs = skm_now() - t0;
+	getrusage(RUSAGE_SELF, &ru1);
 	if (failed) {
 		fprintf(stderr, "skm-rr: an exchange failed\n");
 		return 1;
 	}
-	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f cpu_ns=%lld other_ns=%lld\n",
+	printf("transactions=%ld seconds=%.3f rate=%.0f ns=%.0f cpu_ns=%lld other_ns=%lld csw=%ld icsw=%ld\n",
 	       transactions * threads, secs, transactions * threads / secs,
-	       secs * 1e9, skm_cpu_ns() - cpu0, skm_other_ns() - other0);
+	       secs * 1e9, skm_cpu_ns() - cpu0, skm_other_ns() - other0,
+	       (ru1.ru_nvcsw - ru0.ru_nvcsw) + (ru1.ru_nivcsw - ru0.ru_nivcsw),
+	       ru1.ru_nivcsw - ru0.ru_nivcsw);
 	return 0;
 }
