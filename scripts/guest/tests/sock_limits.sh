@@ -106,7 +106,7 @@ hold_pump $pm m
 # enough updates were counted to it, and a child's updates stop being
 # counted to its ancestors while the child itself is due for a flush
 # (memcg_rstat_updated()): A read 0 KiB, twice, with A/m at 16544 KiB and
-# skmemcg's count of A at 16544 (2 boots of 9, 2026-12-06); the periodic
+# skmemcg's count of A at 16544 (2 boots of 10, 2026-12-06); the periodic
 # flush every 2 s catches up.
 grown=$(sock_kib $CG/sl_a/m)
 note "A's limit raised to 64 MiB: A/m holds $grown KiB"
