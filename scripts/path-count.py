@@ -4,6 +4,8 @@
 # hooked calls in the guest and count their instructions per function.
 # Reads PC_LOG (the guest's console: PROF FN and PROFSYM lines), PC_SOCK
 # (QEMU's gdb socket), PC_CALLS (calls a function), PC_HEAD (a title).
+# PC_WHOLE=1: every call to its return, the kernel's body included, so
+# that a configuration's whole calls compare with no module's (none).
 import bisect
 import collections
 import os
@@ -56,6 +58,7 @@ for addr, name in fns.items():
 # Sampled until every function has its calls, or has not been called in
 # the last 20 calls a function wanted (vmpressure() with no reclaim, say).
 want = int(os.environ.get("PC_CALLS", "40"))
+WHOLE = os.environ.get("PC_WHOLE") == "1"
 samples = collections.defaultdict(list)
 unhooked = collections.Counter()
 hits = 0
@@ -81,7 +84,7 @@ while not done():
     last_hit[pc] = hits
     # ends at the kernel's body, or back in the caller when the
     # replacement did the work itself (an exclusive socket's reduce)
-    fn, end, path = pc, body[pc], []
+    fn, end, path = pc, (None if WHOLE else body[pc]), []
     ret = int.from_bytes(bytes(inf.read_memory(int(gdb.parse_and_eval("$sp")) & (2**64 - 1), 8)), "little")
     while pc != end and pc != ret and len(path) < MAX_STEPS:
         path.append(pc)
@@ -89,7 +92,7 @@ while not done():
         pc = int(gdb.parse_and_eval("$pc")) & (2**64 - 1)
     if pc == ret:
         path.append(RETURNED)
-    if len(path) <= 2:
+    if len(path) <= 2 and not WHOLE:
         unhooked[fn] += 1
     else:
         samples[fn].append(path)
@@ -97,9 +100,13 @@ gdb.execute("delete")
 gdb.execute("detach")
 
 out = open(os.environ["PC_OUT"], "w")
-print("path-count: %s; instructions from a hooked function's entry to its"
-      " own body (the ENDBR and the ftrace site included; stock runs 2)" % os.environ["PC_HEAD"],
-      file=out)
+if WHOLE:
+    print("path-count: %s; instructions of whole calls of each hooked function,"
+          " entry to return (PC_WHOLE=1)" % os.environ["PC_HEAD"], file=out)
+else:
+    print("path-count: %s; instructions from a hooked function's entry to its"
+          " own body (the ENDBR and the ftrace site included; stock runs 2)" % os.environ["PC_HEAD"],
+          file=out)
 for fn in sorted(fns, key=lambda a: fns[a]):
     paths = samples[fn]
     if not paths:

@@ -25,6 +25,11 @@
 # out/path-count-KVER-CONFIG[-dDEPTH].txt.
 # PC_SKIP="FN ..." leaves hooked functions out (one that sleeps for long
 # idles the guest single-stepped, and it never wakes).
+# PC_WHOLE=1 counts every call to its return, the kernel's body included
+# (out/path-count-KVER-CONFIG-whole.txt), and PC_FNS=FN:FN... names the
+# functions to sample instead of the module's hooked ones: with -c none,
+# the stock kernel's whole calls, the baseline to compare a
+# configuration's whole calls with.
 # PC_TRACE=1 lists the sampled call's instructions too, as symbol+offset,
 # to read against objdump -d of the module (out/modcache/KVER-*/).
 set -euo pipefail
@@ -44,12 +49,13 @@ command -v gdb > /dev/null || skm_die "path-count wants gdb (apt-get install gdb
 case $depth in [1-9]) ;; *) skm_die "-d: a depth of 1 to 9" ;; esac
 tag=prof-$config
 [ "$depth" = 1 ] || tag=$tag-d$depth
+[ "${PC_WHOLE:-0}" != 1 ] || tag=$tag-whole
 work=$SKM_OUT/vm-$kver-$tag
 sock=$SKM_OUT/path-count-$kver-${tag#prof-}.sock
 out=$SKM_OUT/path-count-$kver-${tag#prof-}.txt
 rm -f "$sock" "$work/console.log"
 SKM_QEMU_GDB=$sock setsid "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -q -w "$tag" \
-	-T 3600 -t prof_path -e "PROF_CONFIG=$config PROF_DEPTH=$depth" > "$SKM_OUT/path-count-$kver-${tag#prof-}.vm.log" 2>&1 &
+	-T 3600 -t prof_path -e "PROF_CONFIG=$config PROF_DEPTH=$depth PROF_FNS=${PC_FNS:-}" > "$SKM_OUT/path-count-$kver-${tag#prof-}.vm.log" 2>&1 &
 vmpid=$!
 # the guest's rounds go on until the boot is stopped: QEMU and all
 trap 'kill -- -$vmpid 2> /dev/null || true' EXIT
@@ -57,7 +63,7 @@ while ! grep -q 'PROF READY' "$work/console.log" 2> /dev/null; do
 	kill -0 $vmpid 2> /dev/null || { tail -n 20 "$SKM_OUT/path-count-$kver-${tag#prof-}.vm.log"; skm_die "the guest ended before PROF READY"; }
 	sleep 1
 done
-PC_LOG=$work/console.log PC_SOCK=$sock PC_CALLS=$calls PC_OUT=$out \
+PC_LOG=$work/console.log PC_SOCK=$sock PC_CALLS=$calls PC_OUT=$out PC_WHOLE=${PC_WHOLE:-0} \
 	PC_HEAD="$kver, configuration $config, cgroup depth $depth" \
 	gdb -nx -batch -x "$SKM_ROOT/scripts/path-count.py" > "$SKM_OUT/path-count-$kver-${tag#prof-}.gdb.log" 2>&1 ||
 	{ tail -n 20 "$SKM_OUT/path-count-$kver-${tag#prof-}.gdb.log"; skm_die "gdb failed"; }

@@ -21,7 +21,10 @@ case $config in throttle | all) sleep $(( $(cat $PAR/pressure_hold_ms) / 1000 + 
 # to the console at once: the guest's init shows a case's output only
 # after it ends, and this one ends when the host stops it
 exec 3> /dev/console
-hooked_names | tr ' ' '\n' | while read -r fn; do
+# PROF_FNS (colon-separated) names them instead: with no module (none),
+# whole calls of the kernel's own functions are the baseline
+if [ -n "${PROF_FNS:-}" ]; then echo "$PROF_FNS" | tr ':' ' '; else hooked_names; fi |
+	tr ' ' '\n' | while read -r fn; do
 	[ -n "$fn" ] || continue
 	awk -v f="$fn" '$3 == f && $4 == "" { print "PROF FN " $1 " " f }' /proc/kallsyms
 done >&3
