@@ -70,6 +70,12 @@ static const struct skm_backstop_case backstop_cases[] = {
 	{ "huge counts, huge cap, at",	LONG_MAX / 2, LONG_MAX / 2, LONG_MAX / 2, 200, false },
 	{ "products at the edge",	0, 184467440737095516L, 1844674407370955161L, 10, false },
 	{ "products at the edge, over",	0, 184467440737095517L, 1844674407370955161L, 10, true },
+	{ "one test's largest products", 0, (1L << 57) - 1, U32_MAX, U32_MAX, false },
+	{ "one test's edge, over",	0, (1L << 57) - 1, U32_MAX, 3355443200U, true },
+	{ "one test's edge, under",	0, (1L << 57) - 1, U32_MAX, 3355443201U, false },
+	{ "total at 2^57, checked",	0, 1L << 57, U32_MAX, U32_MAX, false },
+	{ "hard at 2^32, checked, at",	0, 1L << 32, 1L << 32, 100,	false },
+	{ "hard at 2^32, checked, over", 0, (1L << 32) + 1, 1L << 32, 100, true },
 	{ "zero limit",			0,    1,    0,    200,	true },
 	{ "zero limit, nothing",	0,    0,    0,    200,	false },
 };

@@ -57,24 +57,6 @@
 #define SKM_EXCL_PROTOS		8
 
 /*
- * Pages exclusive sockets of one protocol hold, keyed by its global counter:
- * @pages plus every CPU's @delta, exact; @pages alone, off by less than
- * SKM_EXCL_BATCH_PAGES per CPU, is what the backstop reads. As a
- * percpu_counter, but its add is inline and takes no preemption toggle: each
- * step (a per-CPU add that returns the sum, the fold of it into @pages, the
- * per-CPU subtraction of what was folded) keeps the total exact whatever
- * runs between them or on which CPU, so none needs to be atomic with the
- * next (skm_excl_pages_add()).
- */
-#define SKM_EXCL_BATCH_PAGES	64	/* 256 KiB a CPU with 4 KiB pages */
-
-struct skm_excl_proto {
-	atomic_long_t *memory_allocated;
-	atomic_long_t pages;
-	long __percpu *delta;
-};
-
-/*
  * Entries freed are kept on their CPU for reuse, up to SKM_EXCL_SPARES a
  * CPU: each socket's entry is made and freed once, and the slab's
  * allocation and free of it cost about 170 instructions together on 6.1
@@ -137,7 +119,7 @@ MODULE_PARM_DESC(exclusive_cgroups,
  * counter plus exclusive pages exceeds tcp_mem[2] x this / 100, exclusive
  * sockets are suppressed as if over the hard limit. 0 turns it off.
  */
-static unsigned int skm_exclusive_backstop_pct __read_mostly = 200;
+unsigned int skm_exclusive_backstop_pct __read_mostly = 200;
 static struct skm_uint_knob skm_exclusive_backstop_pct_knob = {
 	&skm_exclusive_backstop_pct, 0, 10000 };
 module_param_cb(exclusive_backstop_pct, &skm_uint_ops,
@@ -174,18 +156,6 @@ int __init skm_excl_init(void)
 		}
 	}
 	return 0;
-}
-
-/* Add @pages (negative: subtract) to @p's exclusive pages. */
-static __always_inline void skm_excl_pages_add(struct skm_excl_proto *p, long pages)
-{
-	long delta = this_cpu_add_return(*p->delta, pages);
-
-	/* a constant, not percpu_counter_batch: an add and a compare */
-	if (unlikely(abs(delta) >= SKM_EXCL_BATCH_PAGES)) {
-		atomic_long_add(delta, &p->pages);
-		this_cpu_sub(*p->delta, delta);
-	}
 }
 
 /* @p's exclusive pages, exact (every CPU summed): for the slow paths. */
@@ -396,27 +366,6 @@ void notrace skm_excl_forget(struct sock *sk)
 }
 
 /**
- * skm_excl_backstop() - is an exclusive socket's raise over the host's backstop?
- * @es: its state
- * @sk: the socket
- * @amt: pages the raise asks for
- *
- * While the protocol's global counter plus every exclusive page, with
- * this raise, is past tcp_mem[2] x exclusive_backstop_pct / 100, the
- * allocation is refused as the kernel refuses one over its hard limit
- * (skm_excl_backstop_verdict()).
- *
- * Return: true if the allocation is to be suppressed.
- */
-bool notrace skm_excl_backstop(struct skm_excl_sk *es, struct sock *sk, int amt)
-{
-	return skm_backstop_exceeded(sk_memory_allocated(sk),
-				     atomic_long_read(&es->proto->pages) + amt,
-				     sk_prot_mem_limits(sk, 2),
-				     READ_ONCE(skm_exclusive_backstop_pct));
-}
-
-/**
  * skm_excl_backstop_verdict() - the verdict of a raise skm_excl_backstop()
  *	refused
  * @sk: the socket
@@ -433,24 +382,6 @@ void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v)
 		.count = &skm_excl_backstopped,
 		.stat = SKM_STAT_NR,
 	};
-}
-
-/**
- * skm_excl_charge() - __sk_mem_raise_allocated()'s charge for an exclusive
- *	socket: the memcg alone, not the global counter
- * @es: its state
- * @sk: the socket
- * @amt: pages
- * @gfp: the charge's; with __GFP_NOFAIL, the kernel's forced charge
- *
- * Return: true if charged (and counted as exclusive pages).
- */
-bool notrace skm_excl_charge(struct skm_excl_sk *es, struct sock *sk, int amt, gfp_t gfp)
-{
-	if (!skm_sock_charge(sk, amt, gfp))
-		return false;
-	skm_excl_pages_add(es->proto, amt);
-	return true;
 }
 
 /*

@@ -61,9 +61,11 @@ static inline unsigned long skm_backstop_cap_pages(unsigned long hard_limit_page
  *
  * Every raise of an exclusive socket asks, so no division: in integers,
  * total > floor(hard x pct / 100) is total x 100 > hard x pct. Both
- * products fit in 64 bits on any real host (pct <= 10000, hard below
- * 2^50 pages); where only one does not, the other side is the smaller;
- * where neither does, skm_backstop_cap_pages() decides.
+ * products fit in 64 bits on any real host, surely so below 2^57 pages
+ * in all and 2^32 (16 TiB) of tcp_mem[2], which one test tells; past
+ * that, each product is checked: where only one does not fit, the other
+ * side is the smaller; where neither does, skm_backstop_cap_pages()
+ * decides.
  *
  * Return: true when @global_pages + @exclusive_pages exceeds
  * @hard_limit_pages * @pct / 100. Negative counts (per-CPU batching) count
@@ -80,6 +82,9 @@ static inline bool skm_backstop_exceeded(long global_pages, long exclusive_pages
 	/* two longs at most LONG_MAX each: their sum fits */
 	total = (unsigned long)max(global_pages, 0L) + max(exclusive_pages, 0L);
 	hard = max(hard_limit_pages, 0L);
+	/* total below 2^57 and hard below 2^32 (pct is 32 bits): neither overflows */
+	if (likely(!((total >> 25 | hard) >> 32)))
+		return total * 100 > hard * pct;
 	total_huge = check_mul_overflow(total, 100UL, &total_x100);
 	cap_huge = check_mul_overflow(hard, (unsigned long)pct, &cap_x100);
 	if (likely(!total_huge && !cap_huge))
