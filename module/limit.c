@@ -191,22 +191,6 @@ void notrace skm_limit_walk(struct skm_limit_walk *w, struct mem_cgroup *memcg,
 }
 
 /*
- * skm_limit_usage_floor() - set usage an uncharge took below 0 back to 0
- * @e: the entry
- *
- * Pages charged before the limit was set are uncharged too, and were never
- * counted: usage stops at 0. A charge counted meanwhile keeps what it
- * added above the uncharge's deficit, as if it came first.
- */
-static void notrace skm_limit_usage_floor(struct skm_cglist_entry *e)
-{
-	long old = atomic_long_read(&e->usage_pages);
-
-	while (old < 0 && !atomic_long_try_cmpxchg(&e->usage_pages, &old, 0))
-		;
-}
-
-/*
  * skm_limit_charged() and skm_limit_uncharged() when skm_limit_chain() did
  * not find the chain: with it found anew, or each level looked up. With
  * preemption disabled.

@@ -153,6 +153,77 @@ static __always_inline bool skm_limit_usage_uncount(struct skm_cglist_entry *e,
 	return atomic_long_sub_return(nr_pages, &e->usage_pages) < 0;
 }
 
+/*
+ * skm_limit_usage_floor() - set usage an uncharge took below 0 back to 0
+ * @e: the entry
+ *
+ * Pages charged before the limit was set are uncharged too, and were never
+ * counted: usage stops at 0. A charge counted meanwhile keeps what it
+ * added above the uncharge's deficit, as if it came first. Inline: the
+ * quick uncount (skm_limit_uncharged_quick()) calls nothing.
+ */
+static __always_inline void skm_limit_usage_floor(struct skm_cglist_entry *e)
+{
+	long old = atomic_long_read(&e->usage_pages);
+
+	while (old < 0 && !atomic_long_try_cmpxchg(&e->usage_pages, &old, 0))
+		;
+}
+
+/**
+ * skm_limit_charged_quick() - skm_limit_charged()'s common case, calling nothing
+ * @memcg: the memcg charged
+ * @nr_pages: pages
+ *
+ * This CPU's chain valid for @memcg's line, of one entry that has its
+ * state: one count. Nothing on its path calls a function, so that a
+ * caller that goes on to the kernel's charge as a tail call keeps nothing
+ * of its own across a call: no frame (skm_sock_charge_nofail()). Any
+ * other case is skm_limit_charged()'s, before anything was counted.
+ *
+ * Return: true if counted; false if skm_limit_charged() is to count.
+ */
+static __always_inline bool skm_limit_charged_quick(struct mem_cgroup *memcg,
+						    unsigned int nr_pages)
+{
+	struct skm_limit_chain *c;
+	bool counted;
+
+	preempt_disable_notrace();
+	counted = skm_limit_chain(memcg, &c) && skm_limit_chain_one(c) &&
+		  READ_ONCE(c->e[0]->has_state);
+	if (likely(counted))
+		atomic_long_add(nr_pages, &c->e[0]->usage_pages);
+	preempt_enable_notrace();
+	return counted;
+}
+
+/**
+ * skm_limit_uncharged_quick() - skm_limit_uncharged()'s common case,
+ *	calling nothing
+ * @memcg: the memcg uncharged
+ * @nr_pages: pages
+ *
+ * This CPU's chain valid for @memcg's line, of one entry: one uncount, set
+ * back to 0 if it went below, inline. As skm_limit_charged_quick(), for a
+ * caller with no frame (skm_sock_uncharge()).
+ *
+ * Return: true if counted; false if skm_limit_uncharged() is to count.
+ */
+static __always_inline bool skm_limit_uncharged_quick(struct mem_cgroup *memcg,
+						      unsigned int nr_pages)
+{
+	struct skm_limit_chain *c;
+	bool counted;
+
+	preempt_disable_notrace();
+	counted = skm_limit_chain(memcg, &c) && skm_limit_chain_one(c);
+	if (likely(counted) && unlikely(skm_limit_usage_uncount(c->e[0], nr_pages)))
+		skm_limit_usage_floor(c->e[0]);
+	preempt_enable_notrace();
+	return counted;
+}
+
 /**
  * skm_limit_charged() - count pages charged to @memcg's sockets
  * @memcg: the memcg charged

@@ -102,9 +102,10 @@ static noinline bool notrace skm_charge_counted_nofail(SKM_CHARGE_TARGET *target
  * mem_cgroup_charge_skmem() on 6.x, mem_cgroup_sk_charge() on 7.x. With
  * nothing to count after, the kernel's charge as a tail call, its gfp made
  * by throttling: sock_limits off, or a charge that cannot fail, which
- * sock_limits counts before it (skm_charge_counted_nofail()). Only a charge
- * that may fail is counted after, in a frame, with the SRCU read side
- * across its reclaim.
+ * sock_limits counts before it, in the common case calling nothing
+ * (skm_limit_charged_quick()), so that this function keeps no frame; else
+ * in skm_charge_counted_nofail(). Only a charge that may fail is counted
+ * after, in a frame, with the SRCU read side across its reclaim.
  */
 bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 					 unsigned int nr_pages, gfp_t gfp_mask)
@@ -114,7 +115,9 @@ bool notrace skm_mem_cgroup_charge_skmem(SKM_CHARGE_TARGET *target,
 	if (skm_policy_live(SKM_POLICY_LIMIT)) {
 		if (!(gfp_mask & __GFP_NOFAIL))
 			return skm_charge_framed(target, nr_pages, gfp_mask);
-		return skm_charge_counted_nofail(target, nr_pages, gfp_mask);
+		if (unlikely(!skm_limit_charged_quick(skm_charge_memcg(target),
+						      nr_pages)))
+			return skm_charge_counted_nofail(target, nr_pages, gfp_mask);
 	}
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
@@ -133,9 +136,22 @@ static noinline void notrace skm_uncharge_framed(SKM_CHARGE_TARGET *target,
 }
 
 /*
+ * An uncharge sock_limits counts where its quick count did not
+ * (skm_limit_uncharged_quick()): counted, then the kernel's uncharge as a
+ * tail call. Out of line, so that its callers keep no frame.
+ */
+static noinline void notrace skm_uncharge_counted(SKM_CHARGE_TARGET *target,
+						  unsigned int nr_pages)
+{
+	skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
+}
+
+/*
  * mem_cgroup_uncharge_skmem() on 6.x, mem_cgroup_sk_uncharge() on 7.x:
  * hooked for sock_limits' count, taken before the kernel's uncharge (which
- * cannot fail), so that the kernel's is a tail call.
+ * cannot fail), so that the kernel's is a tail call; in the common case
+ * calling nothing before it, so that this function keeps no frame.
  */
 void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
 					   unsigned int nr_pages)
@@ -144,8 +160,11 @@ void notrace skm_mem_cgroup_uncharge_skmem(SKM_CHARGE_TARGET *target,
 		skm_uncharge_framed(target, nr_pages);
 		return;
 	}
-	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+	if (skm_policy_live(SKM_POLICY_LIMIT) &&
+	    unlikely(!skm_limit_uncharged_quick(skm_charge_memcg(target), nr_pages))) {
+		skm_uncharge_counted(target, nr_pages);
+		return;
+	}
 	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
 }
 
@@ -170,13 +189,15 @@ bool notrace skm_sock_charge(struct sock *sk, unsigned int nr_pages, gfp_t gfp_m
 void notrace skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages)
 {
 	SKM_CHARGE_TARGET *target = skm_charge_target(sk);
-	gfp_t gfp_mask;
+	gfp_t gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
 
-	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_charged(skm_charge_memcg(target), nr_pages);
-	gfp_mask = gfp_memcg_charge() | __GFP_NOFAIL;
 	/* one gfp: not one made on each side of the branch */
 	OPTIMIZER_HIDE_VAR(gfp_mask);
+	if (skm_policy_live(SKM_POLICY_LIMIT) &&
+	    unlikely(!skm_limit_charged_quick(skm_charge_memcg(target), nr_pages))) {
+		skm_charge_counted_nofail(target, nr_pages, gfp_mask);
+		return;
+	}
 	if (static_branch_unlikely(&skm_throttle_key))
 		gfp_mask = skm_throttle_charge_gfp(gfp_mask);
 	static_call(skm_orig_mem_cgroup_charge_skmem)(target, nr_pages, gfp_mask);
@@ -184,13 +205,17 @@ void notrace skm_sock_charge_nofail(struct sock *sk, unsigned int nr_pages)
 
 /*
  * Counted before the kernel's uncharge, which cannot fail, so that the
- * kernel's is a tail call, as skm_mem_cgroup_uncharge_skmem() makes it.
+ * kernel's is a tail call, as skm_mem_cgroup_uncharge_skmem() makes it,
+ * with no frame.
  */
 void notrace skm_sock_uncharge(struct sock *sk, unsigned int nr_pages)
 {
 	SKM_CHARGE_TARGET *target = skm_charge_target(sk);
 
-	if (skm_policy_live(SKM_POLICY_LIMIT))
-		skm_limit_uncharged(skm_charge_memcg(target), nr_pages);
+	if (skm_policy_live(SKM_POLICY_LIMIT) &&
+	    unlikely(!skm_limit_uncharged_quick(skm_charge_memcg(target), nr_pages))) {
+		skm_uncharge_counted(target, nr_pages);
+		return;
+	}
 	static_call(skm_orig_mem_cgroup_uncharge_skmem)(target, nr_pages);
 }

@@ -13,8 +13,9 @@
 # A's limit live lets it grow (1 MiB past what it held); a limit given at
 # load for a cgroup made later holds; a nested limit (A/n, under A's)
 # holds; a limit set on a cgroup whose sockets charged before holds to
-# new sockets there; a line of five limited levels holds to the
-# deepest; rmdir with a limit set frees the state and the entry waits again.
+# new sockets there, at one limited level too; a line of five limited
+# levels holds to the deepest; rmdir with a limit set frees the state and
+# the entry waits again.
 . /tests/lib.sh
 . /tests/lib_burst.sh
 
@@ -35,7 +36,7 @@ kills() { awk '$1 == "oom_kill" { print $2 }' "$1/memory.events"; }
 # Holders still running when the case ends (a failure on the way) go with
 # it: their sockets would otherwise hold memory into the next case.
 # (Only a pid that is still a holder: one waited for may be reused.)
-trap 'for _p in ${pa:-} ${pb:-} ${pn:-} ${pm:-} ${pc:-} ${pd:-} ${pl:-}; do
+trap 'for _p in ${pa:-} ${pb:-} ${pn:-} ${pm:-} ${pc:-} ${pe:-} ${pd:-} ${pl:-}; do
 	[ "$(cat /proc/$_p/comm 2> /dev/null)" != skm-hold ] || kill $_p
 done' EXIT
 
@@ -136,6 +137,28 @@ note "A/c held $c_before KiB unlimited; limited to 512 KiB, a new holder there h
 kill $pc
 wait $pc
 
+# The same with one limited level, E's own: its counts take the quick path
+# (limit.h, skm_limit_uncharged_quick()), whose uncount sets a usage below
+# 0 back to 0 inline. E's first holder's pages were never counted.
+mkdir $CG/sl_e
+hold_start $CG/sl_e e "$CONNS" "$KIB"
+pe=$pid
+e_before=$(sock_kib $CG/sl_e)
+echo "+/sl_e=512K" > $PAR/sock_limits
+kill $pe
+wait $pe
+e_gone=$(cg_col /sl_e 11)
+hold_start $CG/sl_e e2 "$CONNS" "$KIB"
+pe=$pid
+e_kib=$(sock_kib $CG/sl_e)
+note "E held $e_before KiB unlimited; limited to 512 KiB, counted $e_gone KiB once its holder was gone; a new holder holds $e_kib KiB"
+# (no "cgroups" line until a charge after the limit gives E its state)
+[ -z "$e_gone" ] || [ "$e_gone" -ge 0 ] || fail "E's count went below 0: $e_gone KiB"
+[ "$e_kib" -le $((512 + CONNS * SLACK_KIB)) ] ||
+	fail "E holds $e_kib KiB over 512 + slack: its count went below 0"
+kill $pe
+wait $pe
+
 # A line with more limited levels than a chain holds (4): five, the
 # deepest at 512 KiB, which holds; every level counts.
 d=$CG
@@ -174,9 +197,9 @@ done
 # rmdir with a limit set: the entry waits again, the state goes with the
 # memcg (freed once nothing is charged to it: the holders' output files on
 # tmpfs were).
-rm -f /tmp/hold.a /tmp/hold.b /tmp/hold.n /tmp/hold.m /tmp/hold.later /tmp/hold.c /tmp/hold.c2 /tmp/hold.d
+rm -f /tmp/hold.a /tmp/hold.b /tmp/hold.n /tmp/hold.m /tmp/hold.later /tmp/hold.c /tmp/hold.c2 /tmp/hold.e /tmp/hold.e2 /tmp/hold.d
 rmdir $CG/sl_d/l1/l2/l3/l4 $CG/sl_d/l1/l2/l3 $CG/sl_d/l1/l2 $CG/sl_d/l1 $CG/sl_d || fail "rmdir /sl_d/..."
-rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a/c $CG/sl_a $CG/sl_later $CG/sl_b || fail "rmdir"
+rmdir $CG/sl_a/n $CG/sl_a/m $CG/sl_a/c $CG/sl_a $CG/sl_later $CG/sl_b $CG/sl_e || fail "rmdir"
 wait_list $PAR/sock_limits '^+/sl_a/n=' "+/sl_a/n=524288 waiting"
 wait_list $PAR/sock_limits '^+/sl_a=' "+/sl_a=67108864 waiting"
 wait_list $PAR/sock_limits '^+/sl_later=' "+/sl_later=$((LIMIT_KIB * 1024)) waiting"
@@ -187,7 +210,7 @@ while grep -q '^/sl_' $DBG/cgroups; do
 	[ $n -lt 300 ] || fail "state of removed cgroups kept: $(grep '^/sl_' $DBG/cgroups)"
 	sleep 0.1
 done
-for p in /sl_a/n /sl_a/c /sl_a /sl_later /sl_d /sl_d/l1 /sl_d/l1/l2 /sl_d/l1/l2/l3 /sl_d/l1/l2/l3/l4; do
+for p in /sl_a/n /sl_a/c /sl_a /sl_later /sl_e /sl_d /sl_d/l1 /sl_d/l1/l2 /sl_d/l1/l2/l3 /sl_d/l1/l2/l3/l4; do
 	echo "-$p" > $PAR/sock_limits
 done
 expect_eq "sock_limits emptied" "$(cat $PAR/sock_limits)" ""
