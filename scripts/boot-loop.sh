@@ -54,7 +54,7 @@ one_loop() {
 		log=$work/$l.$i.log mon=$work/$l.$i.monitor
 		qemu-system-x86_64 -accel tcg,thread=single -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 			-nographic -no-reboot -monitor "unix:$mon,server,nowait" -serial stdio \
-			-kernel "$vmlinuz" -append "console=ttyS0 loglevel=7 panic=-1 nokaslr $append" \
+			-kernel "$vmlinuz" -append "console=ttyS0 loglevel=7 panic=-1 nokaslr $SKM_GUEST_CLOCK $append" \
 			< /dev/null > "$log" 2>&1 &
 		q=$! t0=$(date +%s)
 		until grep -q -- "$until_re" "$log"; do

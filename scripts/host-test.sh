@@ -143,7 +143,7 @@ boot() {
 		-nographic -no-reboot -serial stdio -monitor none \
 		-kernel "$work/vmlinuz-$kver" -initrd "$work/initrd.img-$kver" \
 		-drive "file=$work/disk.img,format=raw,if=virtio" \
-		-append "root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0 panic=-1 skmhost=$mode $extra" \
+		-append "root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=0 panic=-1 $SKM_GUEST_CLOCK skmhost=$mode $extra" \
 		< /dev/null > "$log" 2>&1
 	rc=$?
 	set -e

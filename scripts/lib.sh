@@ -147,6 +147,19 @@ skm_kvers() {
 	skm_kver_7
 }
 
+# The guest's clock, on every TCG boot but icount's: not the TSC. Under TCG
+# without icount a guest's RDTSC reads the host's raw TSC (QEMU's
+# cpu_get_host_ticks()), and this host's own kernel is booted with
+# tsc=unstable: its TSC does not keep to its clocks. A CI boot of 6.12
+# reported an RCU self-detected stall 27.4 s into its guest time before its
+# first case, which the host had seen begin 11 s after QEMU started: the
+# guest's TSC clock had run ahead of the host's by 16 s or more, and RCU took
+# the jump for a stall. With tsc=unstable the guest keeps time by the HPET,
+# which QEMU runs on the host's CLOCK_MONOTONIC, and its sched_clock stays
+# within a tick of it. Under icount the TSC counts instructions, no host
+# clock enters it, and the benchmarks' baselines stay as measured.
+SKM_GUEST_CLOCK="tsc=unstable"
+
 # skm_qemu_topology CPUS NODES MIB: set skm_smp (QEMU's -smp value) and
 # skm_numa (its -object and -numa arguments) for CPUS vCPUs and MIB MiB in
 # NODES nodes: node i is socket i, with vCPUs [i*CPUS/NODES,

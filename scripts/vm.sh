@@ -52,11 +52,13 @@
 # down for the rest of the boot; scripts/test.sh boots those apart
 # (-t "$(skm_guest_cases pcpu)" -c 4 -n 2, -t "$(skm_guest_cases reclaim)").
 # The demo cases in scripts/guest/demo/ run only when named.
-# Besides the cases, four checks of the whole boot count as tests:
+# Besides the cases, five checks of the whole boot count as tests:
 # guest-booted (the first case began within SKM_BOOT_DEADLINE seconds,
 # default 600; else the boot stops there, with the kernel's log read from
 # the guest's RAM in out/vm-KVER/boot-hang.log),
 # guest-completed (no hang or panic before the last case ended),
+# guest-clock (the guest's uptime at the end no more than the seconds QEMU
+# ran, +1; not under -I),
 # kernel-log-clean (no BUG, WARNING, Oops, lockup, stall, hung task or
 # sleep in atomic context) and taint (no
 # taint but out-of-tree and unsigned module). The console log of every run is
@@ -139,9 +141,11 @@ case $tcg_thread in
 single|multi) ;;
 *) skm_die "SKM_TCG_THREAD=$tcg_thread: want single or multi" ;;
 esac
+guest_clock=$SKM_GUEST_CLOCK
 if [ ${#icount[@]} -gt 0 ]; then
 	[ "$tcg_thread" = single ] || skm_die "-I wants single-threaded TCG"
 	[ "$cpus" -eq 1 ] || skm_die "-I wants -c 1"
+	guest_clock=
 fi
 
 work=$SKM_OUT/vm-$kver
@@ -344,7 +348,7 @@ timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg,thread=$tcg_thread "${icount[@]}" -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
 	-nographic -no-reboot "${monitor[@]}" -serial stdio \
 	-kernel "$vmlinuz" -initrd "${SKM_INITRD:-$work/initrd.gz}" \
-	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $append_extra" \
+	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $guest_clock $append_extra" \
 	< /dev/null > "$log" 2>&1 &
 tpid=$!
 boot_secs="" hang=""
@@ -368,9 +372,10 @@ while kill -0 "$tpid" 2> /dev/null; do
 done
 wait "$tpid"
 qemu_rc=$?
+host_secs=$(( $(date +%s) - t0 ))
 set -e
 tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
-skm_log "vm[$kver]: guest ran $(( $(date +%s) - t0 ))s, qemu exit $qemu_rc${hang:+ (stopped at the boot deadline)}"
+skm_log "vm[$kver]: guest ran ${host_secs}s, qemu exit $qemu_rc${hang:+ (stopped at the boot deadline)}"
 
 # Results.
 passed=0
@@ -415,6 +420,21 @@ if grep -q '^@@SKM DONE' "$log"; then
 	report guest-completed PASS ""
 else
 	report guest-completed FAIL "(no DONE marker; see $log)"
+fi
+# The guest's clock kept to the host's: its uptime at the end is no more
+# than the seconds QEMU ran (the firmware's come first). A guest clock that
+# jumped ahead makes RCU and the lockup detectors see stalls that were not,
+# and every time a case took wrong (SKM_GUEST_CLOCK in scripts/lib.sh).
+# Not under icount, where guest time counts instructions and skips idle.
+guest_up=$(sed -n 's/^@@SKM UPTIME \([0-9.]*\)$/\1/p' "$log")
+if [ ${#icount[@]} -gt 0 ]; then
+	:
+elif [ -z "$guest_up" ]; then
+	report guest-clock SKIP "(no UPTIME marker: the guest did not finish)"
+elif awk -v g="$guest_up" -v h="$host_secs" 'BEGIN { exit !(g <= h + 1) }'; then
+	report guest-clock PASS "(guest ${guest_up%.*} s, host $host_secs s)"
+else
+	report guest-clock FAIL "(the guest's clock ran ahead: ${guest_up%.*} s of guest time in $host_secs s of the host's)"
 fi
 # (Not "Call Trace:" alone: OOM-killer reports, which cases provoke, have one.)
 # The debug kernel's reports: KASAN and KCSAN say "BUG:", lockdep's and
