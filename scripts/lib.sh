@@ -150,7 +150,7 @@ skm_kvers() {
 # The guest's clock, on every TCG boot but icount's: not the TSC. Under TCG
 # without icount a guest's RDTSC reads the host's raw TSC (QEMU's
 # cpu_get_host_ticks()), and this host's own kernel is booted with
-# tsc=unstable: its TSC does not keep to its clocks. A CI boot of 6.12
+# tsc=unstable: it does not trust its TSC as a clock. A CI boot of 6.12
 # reported an RCU self-detected stall 27.4 s into its guest time before its
 # first case, which the host had seen begin 11 s after QEMU started: the
 # guest's TSC clock had run ahead of the host's by 16 s or more, and RCU took
