@@ -108,12 +108,15 @@ tcpext() {
 
 # measure CONFIG CASE WORKLOAD...: one "ICOUNT" line, the guest time (ns),
 # the workload's CPU time (cpu_ns) and the kernel threads' (other_ns): what
-# is neither was the vCPU idle; and tcp=, what moved in tcpext's counters
-# during it ("name:delta", comma-separated; "-" for none).
+# is neither was the vCPU idle; tcp=, what moved in tcpext's counters
+# during it ("name:delta", comma-separated; "-" for none); and up=, the
+# guest's uptime (s) as it began, to place a run that stands out in the
+# boot's timeline (docs/measurements.md, "A connection run that ran more").
 measure() {
 	_c=$1 _case=$2
 	shift 2
 	_t0=$(tcpext)
+	_up=$(cut -d' ' -f1 /proc/uptime)
 	_out=$(in_cgroup "$cg" "$@")
 	_t1=$(tcpext)
 	_tcp=$(printf '%s\n%s\n' "$_t0" "$_t1" | awk '{
@@ -128,7 +131,7 @@ measure() {
 	# calls, its buffers at the end and its context switches
 	_wl=$(echo "$_out" | tr ' ' '\n' | awk -F= '/^(reads|writes|rcvbuf|sndbuf|csw|icsw)=/ {
 		s = s (s ? "," : "") $1 ":" $2 } END { print s }')
-	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth tcp=$_tcp wl=${_wl:--}"
+	echo "ICOUNT config=$_c case=$_case rep=$rep ns=$_ns cpu_ns=$_cpu other_ns=$_oth tcp=$_tcp wl=${_wl:--} up=$_up"
 }
 
 # With throttling on, a raise reads every pressure source, per memcg, for
