@@ -4,17 +4,19 @@
  * exclusive_policy.h for the model.
  *
  * State:
- * - one struct skm_excl_sk per exclusive socket, in an RCU hash keyed by
- *   the socket, that says it is exclusive. Lookups take no lock; adding
- *   and removing take the lock of the socket's bucket group (one of
- *   SKM_EXCL_LOCKS), so that sockets made and freed on different CPUs
- *   rarely wait for each other. The pages it held in the global counter
- *   when bound and kept there (it was bound by someone not owning it) are
- *   noted in it, and its reduces take those from the global counter first;
+ * - none per socket: a socket is exclusive when its sk_prot_creator is a
+ *   tag of this period (struct skm_excl_tag), a copy of its protocol's
+ *   struct proto that skmemcg made, set when its memcg is bound. Telling
+ *   one is a subtraction and a comparison; binding one is a store. The
+ *   tags of a period are one block, claimed a slot per protocol; a block
+ *   any socket was tagged with is kept when the period ends (the policy
+ *   goes off, the module unloads), never freed: the kernel may still read
+ *   it through a socket, its TIME_WAIT minisock or a sockmap listener's
+ *   child (skm_excl_tags_retire());
  * - per protocol (keyed by its global counter, which TCPv4 and TCPv6
  *   share), a per-CPU batched count of exclusive pages, for the backstop
  *   and for handing them back. Not per socket: a charge adds to it, a
- *   reduce beyond the socket's global pages subtracts from it, so the
+ *   reduce subtracts from it, so the
  *   global counter plus it is what the stock kernel's global counter
  *   would read, whatever either alone reads; a socket's pages charged
  *   globally by a path we do not replace and reduced through ours move
@@ -30,8 +32,7 @@
 
 #include <linux/cgroup.h>
 #include <linux/debugfs.h>
-#include <linux/hash.h>
-#include <linux/rculist.h>
+#include <linux/kmemleak.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -53,35 +54,15 @@
 #include "sock_compat.h"
 #include "sock_charge.h"
 
-#define SKM_EXCL_LOCK_BITS	8	/* bucket groups with a lock each */
 #define SKM_EXCL_PROTOS		8
-
-/*
- * Entries freed are kept on their CPU for reuse, up to SKM_EXCL_SPARES a
- * CPU: each socket's entry is made and freed once, and the slab's
- * allocation and free of it cost about 170 instructions together on 6.1
- * (scripts/path-count.sh), taking and putting back a spare a tenth of
- * that. Spares stay objects of skm_excl_cache: a lookup still walking
- * inside one meets it as it would an entry the slab reused, so the rule
- * of __skm_excl_find() holds. Touched with interrupts off (a socket can be
- * freed in any context); handed back to the slab in skm_excl_exit(), once
- * no hook runs.
- */
-#define SKM_EXCL_SPARES		32
-
-struct skm_excl_spares {
-	unsigned int nr;
-	struct skm_excl_sk *es[SKM_EXCL_SPARES];
-};
-
-static DEFINE_PER_CPU(struct skm_excl_spares, skm_excl_spares);
 
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
+static atomic_long_t skm_excl_tags_kept = ATOMIC_LONG_INIT(0);
 
-struct hlist_nulls_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
-static struct kmem_cache *skm_excl_cache;
-static raw_spinlock_t skm_excl_socks_locks[1 << SKM_EXCL_LOCK_BITS];
+struct skm_excl_tags *skm_excl_tags_now;
+/* claiming a slot of skm_excl_tags_now: once per protocol and period */
+static DEFINE_SPINLOCK(skm_excl_tags_lock);
 static struct skm_excl_proto skm_excl_protos[SKM_EXCL_PROTOS];
 
 /* exclusive_cgroups (cglist.h) */
@@ -128,30 +109,15 @@ MODULE_PARM_DESC(exclusive_backstop_pct,
 		 "Cap on global + exclusive socket pages, in % of tcp_mem[2] (0..10000, 0 off, default 200)");
 
 /* The lock of @bucket's group: the low bits of the bucket number. */
-static raw_spinlock_t *skm_excl_bucket_lock(u32 bucket)
-{
-	BUILD_BUG_ON(SKM_EXCL_LOCK_BITS > SKM_EXCL_HASH_BITS);
-	return &skm_excl_socks_locks[bucket & ((1 << SKM_EXCL_LOCK_BITS) - 1)];
-}
-
 int __init skm_excl_init(void)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(skm_excl_socks); i++)
-		INIT_HLIST_NULLS_HEAD(&skm_excl_socks[i], i);
-	skm_excl_cache = kmem_cache_create("skmemcg_excl", sizeof(struct skm_excl_sk),
-					   0, SLAB_TYPESAFE_BY_RCU, NULL);
-	if (!skm_excl_cache)
-		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(skm_excl_socks_locks); i++)
-		raw_spin_lock_init(&skm_excl_socks_locks[i]);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		skm_excl_protos[i].delta = alloc_percpu(long);
 		if (!skm_excl_protos[i].delta) {
 			while (i--)
 				free_percpu(skm_excl_protos[i].delta);
-			kmem_cache_destroy(skm_excl_cache);
 			return -ENOMEM;
 		}
 	}
@@ -189,96 +155,81 @@ static struct skm_excl_proto *skm_excl_proto(struct proto *prot)
 	return NULL;
 }
 
-/* A spare entry of this CPU, or NULL. Interrupts off. */
-static struct skm_excl_sk *skm_excl_spare_take(void)
+/*
+ * The policy comes on: the tags of a new period, claimed as sockets are
+ * bound. Without them (no memory) no socket is made exclusive, and the
+ * "stats" file says so (exclusive_tags 0).
+ */
+static void skm_excl_prepare(void)
 {
-	struct skm_excl_spares *s = this_cpu_ptr(&skm_excl_spares);
+	struct skm_excl_tags *tags;
 
-	return s->nr ? s->es[--s->nr] : NULL;
-}
-
-/* Keep @es as a spare of this CPU; false if it has enough. Interrupts off. */
-static bool skm_excl_spare_keep(struct skm_excl_sk *es)
-{
-	struct skm_excl_spares *s = this_cpu_ptr(&skm_excl_spares);
-
-	if (s->nr == SKM_EXCL_SPARES)
-		return false;
-	s->es[s->nr++] = es;
-	return true;
-}
-
-/* Every CPU's spares back to the slab. No hook runs. */
-static void skm_excl_spares_free(void)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct skm_excl_spares *s = per_cpu_ptr(&skm_excl_spares, cpu);
-
-		while (s->nr)
-			kmem_cache_free(skm_excl_cache, s->es[--s->nr]);
-	}
+	if (READ_ONCE(skm_excl_tags_now))
+		return;
+	tags = kzalloc(sizeof(*tags), GFP_KERNEL);
+	if (!tags)
+		pr_warn("no memory for the exclusive tags: no socket is made exclusive\n");
+	WRITE_ONCE(skm_excl_tags_now, tags);
 }
 
 /*
- * @sk's entry, made and added to its bucket: a spare's if this CPU has
- * one, else the slab's. Interrupts stay off from taking the spare to
- * unlocking the bucket, so the bucket locks are raw: on PREEMPT_RT (Debian's
- * -rt flavours) a spinlock_t sleeps, which it must not with interrupts off.
- * What they guard is a list insertion or removal.
+ * skm_excl_tags_retire() - end the period: its tags are no longer exclusive
+ *
+ * No hook runs. A block no socket was tagged with is freed; one that any
+ * was is kept, for ever: the sockets tagged with it, their TIME_WAIT
+ * minisocks (tw_prot) and the children of a sockmap listener among them
+ * (tcp_bpf_clone()) may read it until they are freed, after skmemcg is
+ * gone too, and nothing counts them all. Its size is in the log and in
+ * "stats" (exclusive_tags_kept_bytes).
  */
-static struct skm_excl_sk *skm_excl_add(struct sock *sk)
+static void skm_excl_tags_retire(void)
 {
-	struct skm_excl_proto *p = skm_excl_proto(sk->sk_prot);
-	u32 bucket = skm_excl_bucket(sk);
-	raw_spinlock_t *lock = skm_excl_bucket_lock(bucket);
-	struct skm_excl_sk *es;
-	unsigned long flags;
+	struct skm_excl_tags *tags = skm_excl_tags_now;
 
-	if (!p)
-		return NULL;
-	local_irq_save(flags);
-	es = skm_excl_spare_take();
-	if (unlikely(!es)) {
-		local_irq_restore(flags);
-		es = kmem_cache_alloc(skm_excl_cache, GFP_ATOMIC | __GFP_NOWARN);
-		if (!es)
-			return NULL;
-		local_irq_save(flags);
+	WRITE_ONCE(skm_excl_tags_now, NULL);
+	atomic_long_set(&skm_excl_nr_sockets, 0);
+	if (!tags || !tags->used) {
+		kfree(tags);
+		return;
 	}
-	es->proto = p;
-	atomic_long_set(&es->global_pages, 0);
-	/*
-	 * Last and with release: a walk still inside this memory from its
-	 * previous owner that sees @sk here sees the fields above set for it.
-	 */
-	smp_store_release(&es->sk, sk);
-	/* Counted before it can be found, uncounted after it cannot. */
-	atomic_long_inc(&skm_excl_nr_sockets);
-	raw_spin_lock(lock);
-	hlist_nulls_add_head_rcu(&es->node, &skm_excl_socks[bucket]);
-	raw_spin_unlock(lock);
-	local_irq_restore(flags);
-	return es;
+	kmemleak_not_leak(tags);
+	atomic_long_add(sizeof(*tags), &skm_excl_tags_kept);
+	pr_info("kept %zu bytes of exclusive tags that sockets may still point at\n",
+		sizeof(*tags));
 }
 
-/* @es out of its bucket, kept as a spare or freed. */
-static void skm_excl_del(struct skm_excl_sk *es)
+/*
+ * The tag of protocol @orig in @tags, its slot claimed (the copy taken)
+ * on first use; NULL if every slot is another protocol's, or @orig has no
+ * global counter to keep exclusive pages apart from.
+ */
+static struct skm_excl_tag *skm_excl_tag_claim(struct skm_excl_tags *tags,
+					       struct proto *orig)
 {
-	raw_spinlock_t *lock = skm_excl_bucket_lock(skm_excl_bucket(es->sk));
-	unsigned long flags;
-	bool kept;
+	struct skm_excl_tag *t, *found = NULL;
+	struct skm_excl_proto *counter;
 
-	local_irq_save(flags);
-	raw_spin_lock(lock);
-	hlist_nulls_del_rcu(&es->node);
-	raw_spin_unlock(lock);
-	atomic_long_dec(&skm_excl_nr_sockets);
-	kept = skm_excl_spare_keep(es);
-	local_irq_restore(flags);
-	if (!kept)
-		kmem_cache_free(skm_excl_cache, es);
+	/* pairs with the release below: a slot seen claimed is filled in */
+	for (t = tags->tag; t < tags->tag + SKM_EXCL_TAGS; t++)
+		if (smp_load_acquire(&t->orig) == orig)
+			return t;
+	counter = skm_excl_proto(orig);
+	if (!counter)
+		return NULL;
+	spin_lock(&skm_excl_tags_lock);
+	for (t = tags->tag; !found && t < tags->tag + SKM_EXCL_TAGS; t++) {
+		if (t->orig == orig) {
+			found = t;
+		} else if (!t->orig) {
+			memcpy(&t->prot, orig, sizeof(t->prot));
+			t->counter = counter;
+			tags->used = true;
+			smp_store_release(&t->orig, orig);
+			found = t;
+		}
+	}
+	spin_unlock(&skm_excl_tags_lock);
+	return found;
 }
 
 /*
@@ -315,54 +266,61 @@ static bool skm_excl_cgroup_exclusive(struct cgroup *cgrp)
  * and the kernel charges it to the memcg right after this, under the
  * child's lock_sock() (inet_csk_accept(), 7.x's inet_accept()). An
  * exclusive child's pages move to the exclusive count here, under that
- * lock: nothing else changes them meanwhile. A socket bound by someone not
- * owning it keeps what it holds in the global counter, noted in its entry
- * (@global_pages) for its reduces to take back from there first.
+ * lock: nothing else changes them meanwhile. A socket that holds pages
+ * and is bound by someone not owning it stays ordinary: they could change
+ * under us.
+ *
+ * Only a socket whose creator is its protocol as it is (not one a ULP or
+ * sockmap replaced on its listener), built in (a module's protocol may go
+ * and come back elsewhere), is tagged.
  */
 void notrace skm_excl_bind(struct sock *sk)
 {
 	struct mem_cgroup *memcg = mem_cgroup_sockets_enabled ? sk->sk_memcg : NULL;
+	struct skm_excl_tags *tags = READ_ONCE(skm_excl_tags_now);
 	bool dflt = READ_ONCE(skm_exclusive), listed;
-	struct skm_excl_sk *es;
+	struct proto *creator = sk->sk_prot_creator;
+	struct skm_excl_tag *tag;
 	int pages;
 
-	if (!memcg || !sk->sk_prot->memory_allocated ||
+	if (!memcg || !tags || creator != READ_ONCE(sk->sk_prot) ||
+	    creator->owner || !creator->memory_allocated ||
 	    (!dflt && !skm_cglist_any_resolved(&skm_excl_cgroups)))
 		return;
-	/* an RCU reader as __skm_excl_find()'s: no calls, once per socket */
+	/* an RCU reader by disabling preemption: no calls, once per socket */
 	preempt_disable_notrace();
 	listed = skm_excl_cgroup_listed(memcg);
 	preempt_enable_notrace();
-	if (!skm_exclusive_decide(dflt, listed, skm_sk_bypasses_prot_mem(sk)) ||
-	    __skm_excl_find(sk))
+	if (!skm_exclusive_decide(dflt, listed, skm_sk_bypasses_prot_mem(sk)))
 		return;
-	es = skm_excl_add(sk);
 	pages = sk_mem_pages(sk->sk_forward_alloc + atomic_read(&sk->sk_rmem_alloc));
-	if (!es || pages <= 0)
+	if (pages > 0 && !sock_owned_by_user_nocheck(sk))
 		return;
-	if (sock_owned_by_user_nocheck(sk)) {
-		atomic_long_sub(pages, es->proto->memory_allocated);
-		skm_excl_pages_add(es->proto, pages);
-	} else {
-		atomic_long_set(&es->global_pages, pages);
+	tag = skm_excl_tag_claim(tags, creator);
+	if (!tag)
+		return;
+	/* counted before it can be told, as skm_excl_forget() uncounts it */
+	atomic_long_inc(&skm_excl_nr_sockets);
+	WRITE_ONCE(sk->sk_prot_creator, &tag->prot);
+	if (pages > 0) {
+		atomic_long_sub(pages, creator->memory_allocated);
+		skm_excl_pages_add(tag->counter, pages);
 	}
 }
 
 /**
  * skm_excl_forget() - a socket is being freed
  * @sk: the socket
+ *
+ * What it still holds is normally nothing by now. The kernel would leave
+ * it in its global counter: exclusive pages stay in the exclusive count
+ * until handed back to it. Its tag stays: the kernel frees the socket
+ * through it next (sk_prot_free()), and it is a copy of the protocol.
  */
 void notrace skm_excl_forget(struct sock *sk)
 {
-	struct skm_excl_sk *es = skm_excl_find(sk);
-
-	/*
-	 * What it still holds is normally nothing by now. The kernel would
-	 * leave it in its global counter: global pages stay there, exclusive
-	 * ones in the exclusive count, until handed back to it.
-	 */
-	if (es)
-		skm_excl_del(es);
+	if (skm_excl_find(sk))
+		atomic_long_dec(&skm_excl_nr_sockets);
 }
 
 /**
@@ -384,49 +342,18 @@ void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v)
 	};
 }
 
-/*
- * skm_excl_reduce() of a socket that still holds pages in the global
- * counter: those leave it first, as the kernel's reduce takes them, its
- * protocol's pressure with them; the rest leave the exclusive count.
- */
-static noinline void skm_excl_reduce_split(struct skm_excl_sk *es,
-					   struct sock *sk, int amount)
-{
-	long have = atomic_long_read(&es->global_pages), global;
-
-	do {
-		global = min_t(long, have, amount);
-	} while (!atomic_long_try_cmpxchg(&es->global_pages, &have, have - global));
-	if (global) {
-		atomic_long_sub(global, sk->sk_prot->memory_allocated);
-		if (sk_under_global_memory_pressure(sk) &&
-		    sk_memory_allocated(sk) < sk_prot_mem_limits(sk, 0))
-			skm_sk_leave_memory_pressure(sk);
-	}
-	if (amount > global)
-		skm_excl_pages_add(es->proto, global - amount);
-	skm_sock_uncharge(sk, amount);
-}
-
 /**
  * skm_excl_reduce() - __sk_mem_reduce_allocated() for an exclusive socket
  * @sk: the socket
  * @amount: pages
- * @es: its state
+ * @es: its tag
  *
- * Pages it still holds in the global counter from before its binding
- * (normally none) leave the global counter first
- * (skm_excl_reduce_split()); the rest leave the exclusive count. The
- * arguments in the order of the kernel's function, then @es, as
- * skm_excl_forced()'s.
+ * The pages leave the exclusive count and the memcg. The arguments in the
+ * order of the kernel's function, then @es, as skm_excl_forced()'s.
  */
-void notrace skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es)
+void notrace skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_tag *es)
 {
-	if (unlikely(atomic_long_read(&es->global_pages))) {
-		skm_excl_reduce_split(es, sk, amount);
-		return;
-	}
-	skm_excl_pages_add(es->proto, -amount);
+	skm_excl_pages_add(es->counter, -amount);
 	skm_sock_uncharge(sk, amount);
 }
 
@@ -434,14 +361,14 @@ void notrace skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es
  * __skm_excl_forced_account() - sk_forced_mem_schedule()'s accounting for an
  *	exclusive socket: the forward allocation and the exclusive count,
  *	without the global counter
- * @es: its state
+ * @es: its tag
  * @sk: the socket
  * @size: bytes the forward allocation must cover
  *
  * Return: the pages the caller must then charge to the memcg, as the kernel
  * does, with __GFP_NOFAIL (skm_sock_charge_nofail()); 0 for none.
  */
-static __always_inline int __skm_excl_forced_account(struct skm_excl_sk *es,
+static __always_inline int __skm_excl_forced_account(struct skm_excl_tag *es,
 						     struct sock *sk, int size)
 {
 	int delta = size - sk->sk_forward_alloc, amt;
@@ -450,12 +377,12 @@ static __always_inline int __skm_excl_forced_account(struct skm_excl_sk *es,
 		return 0;
 	amt = sk_mem_pages(delta);
 	sk_forward_alloc_add(sk, amt << PAGE_SHIFT);
-	skm_excl_pages_add(es->proto, amt);
+	skm_excl_pages_add(es->counter, amt);
 	return amt;
 }
 
 /* The timed path's (sock_hooks.c), which charges in its frame. */
-int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
+int notrace skm_excl_forced_account(struct skm_excl_tag *es, struct sock *sk,
 				    int size)
 {
 	return __skm_excl_forced_account(es, sk, size);
@@ -465,7 +392,7 @@ int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
  * skm_excl_forced() - sk_forced_mem_schedule() for an exclusive socket
  * @sk: the socket
  * @size: bytes the forward allocation must cover
- * @es: its state
+ * @es: its tag
  *
  * skm_excl_forced_account(), then the memcg's charge as a tail call
  * (skm_sock_charge_nofail()): nothing of ours is on the stack while it
@@ -473,7 +400,7 @@ int notrace skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk,
  * of the kernel's function, then @es: the replacement passes them on as
  * they came.
  */
-void notrace skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es)
+void notrace skm_excl_forced(struct sock *sk, int size, struct skm_excl_tag *es)
 {
 	int amt = __skm_excl_forced_account(es, sk, size);
 
@@ -486,21 +413,14 @@ void notrace skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es)
  *
  * The caller has waited out every hook (unload, or "enabled" turned off),
  * so no exclusive accounting runs concurrently. Every exclusive page goes
- * back to its global counter.
+ * back to its global counter, and this period's tags end
+ * (skm_excl_tags_retire()): sockets tagged in it are ordinary from now on.
  */
 void skm_excl_release_all(void)
 {
-	struct hlist_nulls_node *n;
-	struct skm_excl_sk *es;
 	long handed = 0;
-	int bkt, i;
+	int i;
 
-	for (bkt = 0; bkt < ARRAY_SIZE(skm_excl_socks); bkt++)
-		while (!hlist_nulls_empty(&skm_excl_socks[bkt])) {
-			n = skm_excl_socks[bkt].first;
-			es = hlist_nulls_entry(n, struct skm_excl_sk, node);
-			skm_excl_del(es);
-		}
 	for (i = 0; i < SKM_EXCL_PROTOS; i++) {
 		struct skm_excl_proto *p = &skm_excl_protos[i];
 		long pages = skm_excl_pages_sum(p);
@@ -517,6 +437,7 @@ void skm_excl_release_all(void)
 	if (handed)
 		pr_info("handed %ld exclusive socket pages back to the global counters\n",
 			handed);
+	skm_excl_tags_retire();
 }
 
 void skm_excl_exit(void)
@@ -527,13 +448,6 @@ void skm_excl_exit(void)
 	skm_cglist_clear(&skm_excl_cgroups);
 	for (i = 0; i < SKM_EXCL_PROTOS; i++)
 		free_percpu(skm_excl_protos[i].delta);
-	skm_excl_spares_free();
-	/*
-	 * From 6.12 this waits for pending kfree_rcu() batches and an RCU
-	 * barrier: grace periods, nothing of ours held. 6.1 defers the barrier
-	 * to a worker that runs no code of ours.
-	 */
-	kmem_cache_destroy(skm_excl_cache);
 }
 
 static void skm_excl_show_stats(struct seq_file *m)
@@ -548,6 +462,9 @@ static void skm_excl_show_stats(struct seq_file *m)
 	seq_printf(m, "exclusive_pages %ld\n", max(pages, 0L));
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
+	seq_printf(m, "exclusive_tags %d\n", READ_ONCE(skm_excl_tags_now) != NULL);
+	seq_printf(m, "exclusive_tags_kept_bytes %ld\n",
+		   atomic_long_read(&skm_excl_tags_kept));
 }
 
 /* Its column of "cgroups": would a socket created in the cgroup now be? */
@@ -566,7 +483,8 @@ static bool skm_excl_wanted(void)
  * Its hooks: a socket's charges and their reversal, its binding to a memcg
  * (an accepted child's too) and its free, and for exclusive_cgroups and the
  * per-memcg state a cgroup's coming and going. All of them or none: a
- * socket made exclusive must have its free seen (hooks.c).
+ * socket made exclusive must have its free seen, or exclusive_sockets
+ * would count it for ever (hooks.c).
  */
 static const enum skm_hook_id skm_excl_hooks[] = {
 	SKM_HOOK_RAISE,
@@ -585,6 +503,8 @@ const struct skm_policy skm_policy_exclusive = {
 	.nr_hooks = ARRAY_SIZE(skm_excl_hooks),
 	.cglist = &skm_excl_cgroups,
 	.wanted = skm_excl_wanted,
+	/* a new period's tags */
+	.prepare = skm_excl_prepare,
 	/* its sockets become ordinary: their pages back in the global counter */
 	.release = skm_excl_release_all,
 	.show_stats = skm_excl_show_stats,

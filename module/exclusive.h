@@ -4,10 +4,7 @@
 
 #include <linux/atomic.h>
 #include <linux/fs.h>
-#include <linux/hash.h>
 #include <linux/preempt.h>
-#include <linux/rculist.h>
-#include <linux/rculist_nulls.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <net/sock.h>
@@ -23,9 +20,8 @@ struct mem_cgroup;
 struct seq_file;
 struct skm_cglist;
 
+/* Sockets tagged exclusive in this period and not freed yet. */
 extern atomic_long_t skm_excl_nr_sockets;
-
-#define SKM_EXCL_HASH_BITS	12
 
 /*
  * Pages exclusive sockets of one protocol hold, keyed by its global counter:
@@ -57,69 +53,63 @@ static __always_inline void skm_excl_pages_add(struct skm_excl_proto *p, long pa
 	}
 }
 
-/*
- * One exclusive socket: in skm_excl_socks, keyed by the socket. Every page
- * it is charged from its binding on is exclusive, counted in its
- * protocol's exclusive pages and not per socket; @global_pages are those it
- * held before, still in the global counter, which its next reduces take
- * first: normally 0 (skm_excl_bind()).
+/**
+ * struct skm_excl_tag - what makes a socket exclusive: its creator
+ * @prot: a copy of the protocol's struct proto, taken when the tag was
+ *	claimed; an exclusive socket's sk_prot_creator points here instead of
+ *	at @orig (skm_excl_bind()). First: the socket's creator is the tag.
+ * @orig: the protocol's own struct proto, or NULL for a free slot
+ * @counter: the exclusive pages of @orig's global counter
+ *
+ * The kernel reads a socket's sk_prot_creator to free it (the slab, the
+ * owner), to make its TIME_WAIT minisock (whose tw_prot then keeps the
+ * pointer), to name its file, and in tcp_bpf_clone() (a sockmap
+ * listener's child takes its listener's creator as its sk_prot): the same
+ * in 6.1, 6.12 and 7.3. Every field of @prot is @orig's, so each of those
+ * reads gets what @orig would give; and since a minisock or such a child
+ * may keep the pointer after the socket is gone, a tag in use is never
+ * freed (skm_excl_tags_retire()). docs/exclusive.md has the whole list.
  */
-struct skm_excl_sk {
-	struct hlist_nulls_node node;
-	struct sock *sk;
-	struct skm_excl_proto *proto;
-	atomic_long_t global_pages;
+struct skm_excl_tag {
+	struct proto prot;
+	struct proto *orig;
+	struct skm_excl_proto *counter;
 };
 
-extern struct hlist_nulls_head skm_excl_socks[1 << SKM_EXCL_HASH_BITS];
-
-static __always_inline u32 skm_excl_bucket(const struct sock *sk)
-{
-	return hash_ptr(sk, SKM_EXCL_HASH_BITS);
-}
+#define SKM_EXCL_TAGS		4	/* protocols made exclusive at once */
 
 /*
- * The entry of @sk, or NULL. Inline: every raise, reduce and forced charge
- * of every socket asks, once any socket is exclusive. The walk of the
- * bucket is an RCU reader by disabling preemption (a grace period waits
- * for such sections since RCU's flavours were consolidated in 4.20): one
- * per-CPU increment and decrement, where rcu_read_lock() on Debian's
- * PREEMPT_RCU kernels is two calls. Entries come from a
- * SLAB_TYPESAFE_BY_RCU cache and are freed at once: within the walk an
- * entry's memory stays an entry, but may be another socket's by now, in
- * another bucket, so the walk checks the nulls value it ends on and walks
- * again if that is another bucket's (as TCP's established hash does). An
- * entry with @sk's address is @sk's: @sk's own is freed only with it.
+ * The tags of one enabled period of the policy, in one block, so that a
+ * creator is told to be a tag by one subtraction and one comparison.
+ * Claimed slot by slot as sockets of a new protocol are bound (@used: any
+ * is, and the block can never be freed).
  */
-static __always_inline struct skm_excl_sk *__skm_excl_find(const struct sock *sk)
-{
-	u32 bucket = skm_excl_bucket(sk);
-	struct skm_excl_sk *es, *found = NULL;
-	struct hlist_nulls_node *n;
+struct skm_excl_tags {
+	struct skm_excl_tag tag[SKM_EXCL_TAGS];
+	bool used;
+};
 
-	preempt_disable_notrace();
-again:
-	hlist_nulls_for_each_entry_rcu(es, n, &skm_excl_socks[bucket], node) {
-		/* pairs with skm_excl_add()'s release: a reused entry is set */
-		if (smp_load_acquire(&es->sk) == sk) {
-			found = es;
-			goto out;
-		}
-	}
-	/* an entry freed and reused meanwhile led into another bucket */
-	if (get_nulls_value(n) != bucket)
-		goto again;
-out:
-	preempt_enable_notrace();
-	return found;
-}
+extern struct skm_excl_tags *skm_excl_tags_now;
 
 /*
- * The exclusive state of @sk, or NULL. One load when no socket is exclusive.
- * The entry lives as long as the socket (freed from mem_cgroup_sk_free) or
- * until skm_excl_release_all(), which first waits out every hook; so a hook
- * working on @sk may keep using it without RCU, across a sleeping charge.
+ * @sk's tag if its creator is one of this period's, or NULL. Inline: every
+ * raise, reduce and forced charge asks, once any socket is exclusive. A
+ * socket tagged in an earlier period (the policy went off and on since, or
+ * the module was loaded again) has no tag of this one: it is ordinary, its
+ * exclusive pages handed back when that period ended.
  */
+static __always_inline struct skm_excl_tag *skm_excl_tag_of(const struct sock *sk)
+{
+	struct skm_excl_tags *tags = READ_ONCE(skm_excl_tags_now);
+	unsigned long off;
+
+	BUILD_BUG_ON(offsetof(struct skm_excl_tag, prot));
+	if (!tags)
+		return NULL;
+	off = (unsigned long)READ_ONCE(sk->sk_prot_creator) - (unsigned long)tags->tag;
+	return off < sizeof(tags->tag) ? (void *)tags->tag + off : NULL;
+}
+
 /* Is any socket exclusive? One load. */
 static inline bool skm_excl_any(void)
 {
@@ -130,16 +120,17 @@ extern bool skm_exclusive;
 extern unsigned int skm_exclusive_backstop_pct;
 extern struct skm_cglist skm_excl_cgroups;
 
-static inline struct skm_excl_sk *skm_excl_find(const struct sock *sk)
+/* The tag of @sk if it is exclusive, or NULL. One load when no socket is. */
+static __always_inline struct skm_excl_tag *skm_excl_find(const struct sock *sk)
 {
 	if (likely(!skm_excl_any()))
 		return NULL;
-	return __skm_excl_find(sk);
+	return skm_excl_tag_of(sk);
 }
 
 /**
  * skm_excl_backstop() - is an exclusive socket's raise over the host's backstop?
- * @es: its state
+ * @es: its tag
  * @sk: the socket
  * @amt: pages the raise asks for
  *
@@ -152,11 +143,11 @@ static inline struct skm_excl_sk *skm_excl_find(const struct sock *sk)
  *
  * Return: true if the allocation is to be suppressed.
  */
-static __always_inline bool skm_excl_backstop(struct skm_excl_sk *es,
+static __always_inline bool skm_excl_backstop(struct skm_excl_tag *es,
 					      struct sock *sk, int amt)
 {
 	return skm_backstop_exceeded(sk_memory_allocated(sk),
-				     atomic_long_read(&es->proto->pages) + amt,
+				     atomic_long_read(&es->counter->pages) + amt,
 				     sk_prot_mem_limits(sk, 2),
 				     READ_ONCE(skm_exclusive_backstop_pct));
 }
@@ -164,7 +155,7 @@ static __always_inline bool skm_excl_backstop(struct skm_excl_sk *es,
 /**
  * skm_excl_charge() - __sk_mem_raise_allocated()'s charge for an exclusive
  *	socket: the memcg alone, not the global counter
- * @es: its state
+ * @es: its tag
  * @sk: the socket
  * @amt: pages
  * @gfp: the charge's; with __GFP_NOFAIL, the kernel's forced charge
@@ -173,12 +164,12 @@ static __always_inline bool skm_excl_backstop(struct skm_excl_sk *es,
  *
  * Return: true if charged (and counted as exclusive pages).
  */
-static __always_inline bool skm_excl_charge(struct skm_excl_sk *es,
+static __always_inline bool skm_excl_charge(struct skm_excl_tag *es,
 					    struct sock *sk, int amt, gfp_t gfp)
 {
 	if (!skm_sock_charge(sk, amt, gfp))
 		return false;
-	skm_excl_pages_add(es->proto, amt);
+	skm_excl_pages_add(es->counter, amt);
 	return true;
 }
 
@@ -190,9 +181,9 @@ void skm_excl_bind(struct sock *sk);
 void skm_excl_forget(struct sock *sk);
 
 void skm_excl_backstop_verdict(struct sock *sk, struct skm_suppress *v);
-void skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_sk *es);
-int skm_excl_forced_account(struct skm_excl_sk *es, struct sock *sk, int size);
-void skm_excl_forced(struct sock *sk, int size, struct skm_excl_sk *es);
+void skm_excl_reduce(struct sock *sk, int amount, struct skm_excl_tag *es);
+int skm_excl_forced_account(struct skm_excl_tag *es, struct sock *sk, int size);
+void skm_excl_forced(struct sock *sk, int size, struct skm_excl_tag *es);
 
 bool skm_excl_cgroup_listed(struct mem_cgroup *memcg);
 

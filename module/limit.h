@@ -118,7 +118,7 @@ static __always_inline struct skm_limit_chain *skm_limit_chain_of(unsigned int p
 /*
  * Is this CPU's chain for this context @memcg's line, and valid? If so,
  * in @c; if not, skm_limit_chain_refill() finds it anew, or says to walk.
- * With preemption disabled (an RCU reader as __skm_excl_find() is): the
+ * With preemption disabled (an RCU reader since 4.20's consolidation): the
  * entries stay while it is.
  */
 static __always_inline bool skm_limit_chain(struct mem_cgroup *memcg,

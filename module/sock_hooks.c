@@ -52,9 +52,9 @@ SKM_CHECK_PROTO(mem_cgroup_sk_free, skm_mem_cgroup_sk_free);
  * before and after, so the figure includes one clock read) into
  * exclusive_lookups and exclusive_lookup_ns.
  */
-static __always_inline struct skm_excl_sk *skm_excl_find_timed(struct sock *sk)
+static __always_inline struct skm_excl_tag *skm_excl_find_timed(struct sock *sk)
 {
-	struct skm_excl_sk *es;
+	struct skm_excl_tag *es;
 	u64 t0;
 
 	if (!static_branch_unlikely(&skm_instrument_key))
@@ -96,7 +96,7 @@ enum skm_raise_next {
  * refuse, and skm_raise_verdict() decides.
  */
 static __always_inline u32 skm_raise_walk(struct sock *sk, int amt,
-					  struct skm_excl_sk *es,
+					  struct skm_excl_tag *es,
 					  struct skm_limit_walk *lw)
 {
 	bool limit = skm_policy_live(SKM_POLICY_LIMIT), throttle, steps;
@@ -177,7 +177,7 @@ skm_raise_suppress(struct sock *sk, int size, int kind, struct skm_suppress v)
  */
 static noinline enum skm_raise_next
 skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
-		  struct skm_excl_sk *es, u32 found, struct skm_cglist_entry *le,
+		  struct skm_excl_tag *es, u32 found, struct skm_cglist_entry *le,
 		  struct mem_cgroup *lat)
 	__releases(RCU)
 {
@@ -209,7 +209,7 @@ skm_raise_verdict(struct sock *sk, int size, int amt, int kind,
 /* The charge: the kernel's own function, or an exclusive socket's memcg alone. */
 static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
 					    struct sock *sk, int size, int amt,
-					    int kind, struct skm_excl_sk *es,
+					    int kind, struct skm_excl_tag *es,
 					    gfp_t nofail)
 {
 	int ret;
@@ -233,7 +233,7 @@ static __always_inline int skm_raise_charge(struct skm_hook_frame *f,
  * kernel's ending (SKM_RAISE_MEMCG_REFUSED).
  */
 static __always_inline bool skm_raise_exclusive(struct sock *sk, int amt,
-						struct skm_excl_sk *es)
+						struct skm_excl_tag *es)
 {
 	struct skm_hook_frame f;
 	bool charged;
@@ -252,7 +252,7 @@ static __always_inline bool skm_raise_exclusive(struct sock *sk, int amt,
  * "instrument" times it (from @t0_ns on). Out of line, with the frame.
  */
 static noinline int notrace skm_raise(struct sock *sk, int size, int amt,
-				      int kind, struct skm_excl_sk *es,
+				      int kind, struct skm_excl_tag *es,
 				      enum skm_raise_next next, u64 t0_ns)
 {
 	struct skm_hook_frame f;
@@ -290,7 +290,7 @@ out:
  */
 static noinline enum skm_raise_next notrace
 skm_raise_checks(struct sock *sk, int size, int amt, int kind,
-		 struct skm_excl_sk *es)
+		 struct skm_excl_tag *es)
 {
 	struct skm_limit_walk lw = { };
 	u32 found;
@@ -365,7 +365,7 @@ static __always_inline bool skm_throttle_quiet_none(struct sock *sk, int amt)
  * to decide (skm_raise_checks(), which asks each again, exactly).
  */
 static __always_inline bool skm_raise_clear(struct sock *sk, int amt,
-					    struct skm_excl_sk *es)
+					    struct skm_excl_tag *es)
 {
 	if (!skm_hook_untimed())
 		return false;
@@ -394,7 +394,7 @@ static noinline int notrace skm_raise_checked(struct sock *sk, int size,
 {
 	enum skm_raise_next next = SKM_RAISE_CHARGE;
 	u64 t0_ns = skm_hook_clock_now();
-	struct skm_excl_sk *es;
+	struct skm_excl_tag *es;
 
 	/* Shared with throttling: exclusive accounting only while it is live. */
 	es = skm_policy_live(SKM_POLICY_EXCLUSIVE) ? skm_excl_find_timed(sk) : NULL;
@@ -432,7 +432,7 @@ int notrace skm_sk_mem_raise_allocated(struct sock *sk, int size, int amt,
 }
 
 static noinline void notrace skm_reduce(struct sock *sk, int amount,
-					struct skm_excl_sk *es)
+					struct skm_excl_tag *es)
 {
 	struct skm_hook_frame f;
 
@@ -450,7 +450,7 @@ static noinline void notrace skm_reduce(struct sock *sk, int amount,
 /* It never sleeps: untimed, it needs no frame, exclusive or not. */
 void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 {
-	struct skm_excl_sk *es = skm_excl_find(sk);
+	struct skm_excl_tag *es = skm_excl_find(sk);
 
 	if (!skm_hook_untimed())
 		skm_reduce(sk, amount, es);
@@ -461,7 +461,7 @@ void notrace skm_sk_mem_reduce_allocated(struct sock *sk, int amount)
 }
 
 static noinline void notrace skm_forced(struct sock *sk, int size,
-					struct skm_excl_sk *es)
+					struct skm_excl_tag *es)
 {
 	struct skm_hook_frame f;
 	int amt;
@@ -487,7 +487,7 @@ static noinline void notrace skm_forced(struct sock *sk, int size,
  */
 void notrace skm_sk_forced_mem_schedule(struct sock *sk, int size)
 {
-	struct skm_excl_sk *es = skm_excl_find(sk);
+	struct skm_excl_tag *es = skm_excl_find(sk);
 
 	if (unlikely(!skm_hook_untimed()))
 		skm_forced(sk, size, es);
