@@ -209,8 +209,8 @@ static struct skm_excl_tag *skm_excl_tag_claim(struct skm_excl_tags *tags,
 	struct skm_excl_tag *t, *found = NULL;
 	struct skm_excl_proto *counter;
 
-	/* pairs with the release below: a slot seen claimed is filled in */
 	for (t = tags->tag; t < tags->tag + SKM_EXCL_TAGS; t++)
+		/* pairs with the release below: a slot seen claimed is filled in */
 		if (smp_load_acquire(&t->orig) == orig)
 			return t;
 	counter = skm_excl_proto(orig);
@@ -224,6 +224,7 @@ static struct skm_excl_tag *skm_excl_tag_claim(struct skm_excl_tags *tags,
 			memcpy(&t->prot, orig, sizeof(t->prot));
 			t->counter = counter;
 			tags->used = true;
+			/* last: the slot is filled in before it can be seen */
 			smp_store_release(&t->orig, orig);
 			found = t;
 		}
@@ -462,7 +463,7 @@ static void skm_excl_show_stats(struct seq_file *m)
 	seq_printf(m, "exclusive_pages %ld\n", max(pages, 0L));
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
-	seq_printf(m, "exclusive_tags %d\n", READ_ONCE(skm_excl_tags_now) != NULL);
+	seq_printf(m, "exclusive_tags %d\n", !!READ_ONCE(skm_excl_tags_now));
 	seq_printf(m, "exclusive_tags_kept_bytes %ld\n",
 		   atomic_long_read(&skm_excl_tags_kept));
 }
