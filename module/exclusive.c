@@ -58,7 +58,8 @@
 
 atomic_long_t skm_excl_nr_sockets = ATOMIC_LONG_INIT(0);
 static atomic_long_t skm_excl_backstopped = ATOMIC_LONG_INIT(0);
-static atomic_long_t skm_excl_tags_kept = ATOMIC_LONG_INIT(0);
+/* bytes of tags kept (skm_excl_tags_retire()), under skm_apply_lock or on unload */
+static unsigned long skm_excl_tags_kept;
 
 struct skm_excl_tags *skm_excl_tags_now;
 /* claiming a slot of skm_excl_tags_now: once per protocol and period */
@@ -158,7 +159,7 @@ static struct skm_excl_proto *skm_excl_proto(struct proto *prot)
 /*
  * The policy comes on: the tags of a new period, claimed as sockets are
  * bound. Without them (no memory) no socket is made exclusive, and the
- * "stats" file says so (exclusive_tags 0).
+ * log says so.
  */
 static void skm_excl_prepare(void)
 {
@@ -179,8 +180,7 @@ static void skm_excl_prepare(void)
  * was is kept, for ever: the sockets tagged with it, their TIME_WAIT
  * minisocks (tw_prot) and the children of a sockmap listener among them
  * (tcp_bpf_clone()) may read it until they are freed, after skmemcg is
- * gone too, and nothing counts them all. Its size is in the log and in
- * "stats" (exclusive_tags_kept_bytes).
+ * gone too, and nothing counts them all. The log says how much is kept.
  */
 static void skm_excl_tags_retire(void)
 {
@@ -193,9 +193,9 @@ static void skm_excl_tags_retire(void)
 		return;
 	}
 	kmemleak_not_leak(tags);
-	atomic_long_add(sizeof(*tags), &skm_excl_tags_kept);
-	pr_info("kept %zu bytes of exclusive tags that sockets may still point at\n",
-		sizeof(*tags));
+	skm_excl_tags_kept += sizeof(*tags);
+	pr_info("kept %zu bytes of exclusive tags sockets may point at (%lu since loaded)\n",
+		sizeof(*tags), skm_excl_tags_kept);
 }
 
 /*
@@ -463,9 +463,6 @@ static void skm_excl_show_stats(struct seq_file *m)
 	seq_printf(m, "exclusive_pages %ld\n", max(pages, 0L));
 	seq_printf(m, "exclusive_backstopped %ld\n",
 		   atomic_long_read(&skm_excl_backstopped));
-	seq_printf(m, "exclusive_tags %d\n", !!READ_ONCE(skm_excl_tags_now));
-	seq_printf(m, "exclusive_tags_kept_bytes %ld\n",
-		   atomic_long_read(&skm_excl_tags_kept));
 }
 
 /* Its column of "cgroups": would a socket created in the cgroup now be? */
