@@ -76,7 +76,7 @@ struct skm_excl_tag {
 	struct skm_excl_proto *counter;
 };
 
-#define SKM_EXCL_TAGS		4	/* protocols made exclusive at once */
+#define SKM_EXCL_TAGS		8	/* protocols made exclusive in one period */
 
 /*
  * The tags of one enabled period of the policy, in one block, so that a
