@@ -53,11 +53,12 @@
  *   in skm_hooks_live, which a policy joins once all its hooks are in and
  *   leaves before any of them goes. Policies span several
  *   functions: a socket made memcg-exclusive by the mem_cgroup_sk_alloc
- *   hook must have its free seen by the mem_cgroup_sk_free hook, or its
- *   state outlives it and a later socket at the same address inherits it
- *   (found by the cycles test: a child socket with no memcg yet charged as
- *   exclusive, a NULL memcg). A replacement shared by policies asks
- *   skm_policy_live() before acting for one;
+ *   hook must have its free seen by the mem_cgroup_sk_free hook, or it is
+ *   counted for ever (and, with the hash of exclusive sockets of that
+ *   time, its state outlived it and a later socket at the same address
+ *   inherited it: found by the cycles test, a child socket with no memcg
+ *   yet charged as exclusive, a NULL memcg). A replacement shared by
+ *   policies asks skm_policy_live() before acting for one;
  * - whoever frees a policy's state after it went off (and unload) first
  *   waits until no task can be inside our code (skm_hooks_quiesce()):
  *   for code that does not sleep (the stub, the trampoline, most
