@@ -65,8 +65,9 @@ static __always_inline void skm_excl_pages_add(struct skm_excl_proto *p, long pa
  * owner), to make its TIME_WAIT minisock (whose tw_prot then keeps the
  * pointer), to name its file, and in tcp_bpf_clone() (a sockmap
  * listener's child takes its listener's creator as its sk_prot): the same
- * in 6.1, 6.12 and 7.3. Every field of @prot is @orig's, so each of those
- * reads gets what @orig would give; and since a minisock or such a child
+ * in 6.1, 6.12 and 7.3 (and chtls' children before 7.x take it as their
+ * creator). Every field of @prot is @orig's, so each of those reads gets
+ * what @orig would give; and since a minisock or such a child
  * may keep the pointer after the socket is gone, a tag in use is never
  * freed (skm_excl_tags_retire()). docs/exclusive.md has the whole list.
  */
