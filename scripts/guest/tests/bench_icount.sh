@@ -15,6 +15,11 @@
 # Nothing is asserted on the figures here. With ICOUNT_AB=1 (scripts/bench-ab.sh) every configuration
 # but none runs twice in each repeat, with /opt/skmemcg-base.ko (another
 # build) as "CONFIG@base" and the installed module as "CONFIG@new".
+# The stream's buffers are fixed at ICOUNT_STREAM_BUF (212992, the default
+# net.core.rmem_max) bytes a side (skm-tcp -B; 0: autotuned): on 7.3.4 two
+# of one configuration's three autotuned 32 MiB streams read the socket 515
+# times with a 492807-byte receive buffer and the third 516 times with
+# 448332 bytes, 0.33 % apart with no hook in (2026-12-07).
 # ICOUNT_IDLE_CONNS=N keeps N idle loopback connections (2N sockets, no
 # data) open in the cgroup while each configuration's workloads run, made
 # after its load: what a host's other sockets add to a hooked call.
@@ -26,6 +31,7 @@ REPEATS=${ICOUNT_REPEATS:-3}
 MIB=${ICOUNT_MIB:-128}
 RR=${ICOUNT_RR:-20000}
 CRR=${ICOUNT_CRR:-2000}
+SBUF=${ICOUNT_STREAM_BUF:-212992}
 CONFIGS=$(echo "${ICOUNT_CONFIGS:-none:off:hooked:throttle:pcpu:exclusive:reclaim:limit:all}" | tr : ' ')
 
 ip link set lo up 2> /dev/null
@@ -66,7 +72,7 @@ export SKM_OTHER_PIDS
 # pile up from run to run, which later runs would find in their lookups.
 export SKM_CRR_RST=${ICOUNT_CRR_RST:-1}
 cg=$(cgroup_at "${ICOUNT_DEPTH:-1}")
-note "icount: cgroup depth ${ICOUNT_DEPTH:-1}, $MIB MiB stream, $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
+note "icount: cgroup depth ${ICOUNT_DEPTH:-1}, $MIB MiB stream (buffers $SBUF), $RR round trips, $CRR connections, $REPEATS repeats, $(nproc) CPU(s)"
 # Warm-up, not counted, until the guest has settled: the boot's first
 # stream ran 1.4 % longer than every later one on 6.1 (memory and caches
 # warming up), and on 6.12 the first half second after it still ran 1-2 %
@@ -78,7 +84,7 @@ warm=0 last=0
 while [ $warm -lt "${ICOUNT_WARMUP:-8}" ]; do
 	warm=$((warm + 1))
 	idle_max=0
-	for w in "skm-tcp -b $MIB -c 1" "skm-rr -n 1 -N $RR" "skm-rr -c -n 1 -N $CRR"; do
+	for w in "skm-tcp -b $MIB -c 1 -B $SBUF" "skm-rr -n 1 -N $RR" "skm-rr -c -n 1 -N $CRR"; do
 		# shellcheck disable=SC2086 # the workload's words
 		_out=$(in_cgroup "$cg" $w) || fail "warm-up: $w"
 		_ns=$(echo "$_out" | sed -n 's/.* ns=\([0-9]*\).*/\1/p')
@@ -153,7 +159,7 @@ quiet_wait() { # PRESSURE_HOLD_MS (empty: the default's)
 	sleep $(( ${1:-1000} / 1000 + 62 ))
 }
 warm_round() {
-	in_cgroup "$cg" skm-tcp -b 4 -c 1 > /dev/null || fail "warm round: skm-tcp"
+	in_cgroup "$cg" skm-tcp -b 4 -c 1 -B "$SBUF" > /dev/null || fail "warm round: skm-tcp"
 	in_cgroup "$cg" skm-rr -n 1 -N 500 > /dev/null || fail "warm round: skm-rr"
 	in_cgroup "$cg" skm-rr -c -n 1 -N 50 > /dev/null || fail "warm round: skm-rr -c"
 }
@@ -196,7 +202,7 @@ while [ $rep -le "$REPEATS" ]; do
 			idle_start
 			quiet_wait "$(cat $PAR/pressure_hold_ms 2> /dev/null || true)"
 			warm_round
-			measure "$label" "TCP_STREAM_${MIB}MiB" skm-tcp -b "$MIB" -c 1
+			measure "$label" "TCP_STREAM_${MIB}MiB" skm-tcp -b "$MIB" -c 1 -B "$SBUF"
 			measure "$label" "TCP_RR_${RR}" skm-rr -n 1 -N "$RR"
 			measure "$label" "TCP_CRR_${CRR}" skm-rr -c -n 1 -N "$CRR"
 			idle_stop
@@ -214,7 +220,7 @@ if [ -z "${ICOUNT_AB:-}" ]; then
 	for config in $CONFIGS; do
 		case $config in none | off) continue ;; esac
 		config_load "$config" "$cg"
-		for w in "TCP_STREAM_${MIB}MiB:skm-tcp -b $MIB -c 1" \
+		for w in "TCP_STREAM_${MIB}MiB:skm-tcp -b $MIB -c 1 -B $SBUF" \
 			"TCP_RR_${RR}:skm-rr -n 1 -N $RR" "TCP_CRR_${CRR}:skm-rr -c -n 1 -N $CRR"; do
 			echo 1 > $PAR/instrument || fail "instrument=1"
 			# shellcheck disable=SC2086 # the workload's words

@@ -3,12 +3,15 @@
  * skm-tcp: move bytes over loopback TCP between a sender and a receiver in
  * one process, and report the throughput.
  *
- *   skm-tcp [-b MiB] [-c conns] [-S cpu] [-R cpu]
+ *   skm-tcp [-b MiB] [-c conns] [-S cpu] [-R cpu] [-B bytes]
  *
  * Each connection sends MiB mebibytes (default 16) from a sender thread to a
  * receiver thread that reads everything. -S and -R pin the sender and the
  * receiver threads to one CPU each: then memory is charged on one CPU and
  * freed on another, as in the asymmetric loopback workload of seed 001.
+ * -B fixes the receiver's SO_RCVBUF and the sender's SO_SNDBUF at that many
+ * bytes (the kernel doubles them), which turns TCP's buffer autotuning off:
+ * the receive window then no longer depends on how the last few reads fell.
  * Prints "bytes=N seconds=S MiBps=R ns=NS cpu_ns=C other_ns=O" (NS: the same time in
  * ns; C: the CPU time of all the threads meanwhile, ns), then what shapes a
  * run's instruction count: "reads=N writes=N" (the system calls, all
@@ -34,6 +37,16 @@
 static long long bytes_per_conn = 16LL << 20;
 static long nr_reads, nr_writes;
 static int last_rcvbuf, last_sndbuf;
+static int fixed_buf_bytes;
+
+/* -B: fix @fd's @opt (SO_RCVBUF or SO_SNDBUF), or leave it autotuned. */
+static int fix_buf(int fd, int opt)
+{
+	if (!fixed_buf_bytes)
+		return 0;
+	return setsockopt(fd, SOL_SOCKET, opt, &fixed_buf_bytes,
+			  sizeof(fixed_buf_bytes));
+}
 
 static void die(const char *what)
 {
@@ -115,7 +128,7 @@ int main(int argc, char **argv)
 
 	skm_maybe_fifo();
 
-	while ((opt = getopt(argc, argv, "b:c:S:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:c:S:R:B:")) != -1) {
 		if (opt == 'b')
 			bytes_per_conn = atoll(optarg) << 20;
 		else if (opt == 'c')
@@ -124,13 +137,17 @@ int main(int argc, char **argv)
 			send_cpu = atoi(optarg);
 		else if (opt == 'R')
 			recv_cpu = atoi(optarg);
+		else if (opt == 'B')
+			fixed_buf_bytes = atoi(optarg);
 		else
 			return 2;
 	}
 	threads = calloc(2 * conns, sizeof(*threads));
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	if (lfd < 0 || bind(lfd, (void *)&addr, sizeof(addr)) ||
+	/* the accepted sockets inherit the listener's receive buffer */
+	if (lfd < 0 || fix_buf(lfd, SO_RCVBUF) ||
+	    bind(lfd, (void *)&addr, sizeof(addr)) ||
 	    getsockname(lfd, (void *)&addr, &alen) || listen(lfd, 128))
 		die("listen");
 
@@ -142,7 +159,8 @@ int main(int argc, char **argv)
 		int cfd = socket(AF_INET, SOCK_STREAM, 0);
 		int afd;
 
-		if (cfd < 0 || connect(cfd, (void *)&addr, sizeof(addr)))
+		if (cfd < 0 || fix_buf(cfd, SO_SNDBUF) ||
+		    connect(cfd, (void *)&addr, sizeof(addr)))
 			die("connect");
 		afd = accept(lfd, NULL, NULL);
 		if (afd < 0)
