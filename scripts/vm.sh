@@ -342,11 +342,17 @@ monitor=(-monitor none)
 # nothing, and would hold its slot until the whole limit ran out (5.9 h for
 # make check-debug's NUMA boot).
 boot_deadline=${SKM_BOOT_DEADLINE:-600}
+# SKM_QEMU_ARGS: more words for QEMU, split on blanks: what a diagnosis
+# wants of it ("-d exec,nochain -dfilter ADDR+1,... -D FILE" logs every
+# entry to kernel functions of a -a nokaslr boot without a change in the
+# guest, docs/measurements.md).
+read -r -a qemu_extra <<< "${SKM_QEMU_ARGS:-}"
+
 t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$limit" qemu-system-x86_64 \
 	-accel tcg,thread=$tcg_thread "${icount[@]}" -cpu max -m "$mem" -smp "$smp" "${numa[@]}" \
-	-nographic -no-reboot "${monitor[@]}" -serial stdio \
+	-nographic -no-reboot "${monitor[@]}" ${qemu_extra[@]+"${qemu_extra[@]}"} -serial stdio \
 	-kernel "$vmlinuz" -initrd "${SKM_INITRD:-$work/initrd.gz}" \
 	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 skmtests=$cases skmtimeout=$case_timeout ${guest_env:+skmenv=$guest_env} $guest_clock $append_extra" \
 	< /dev/null > "$log" 2>&1 &
