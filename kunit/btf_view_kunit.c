@@ -2,7 +2,7 @@
 /*
  * KUnit tests for btf_view.c: a hand-made BTF blob, as pahole would write
  * it, read back; a claim that holds and each way one does not; blobs that
- * are not BTF refused.
+ * are not BTF refused; a structure's size.
  *
  * The blob's types, by id:
  *   1 INT "int" (4 bytes)      5 FUNC_PROTO int (2, 7)
@@ -120,6 +120,37 @@ static void skm_btf_struct_check_test(struct kunit *test)
 						   why, sizeof(why)), c->want);
 }
 
+struct skm_size_case {
+	const char *desc;
+	const char *name;
+	int want;		/* the size, or the error */
+};
+
+static const struct skm_size_case size_cases[] = {
+	{ "a struct without members", "lruvec", 8 },
+	{ "a struct with bitfields", "scan_control", 12 },
+	{ "no such struct", "nosuch", -ENOENT },
+	{ "a typedef is no struct", "bool", -ENOENT },
+};
+
+static void skm_size_desc(const struct skm_size_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(skm_size, size_cases, skm_size_desc);
+
+static void skm_btf_struct_size_test(struct kunit *test)
+{
+	const struct skm_size_case *c = test->param_value;
+	struct skm_blob b;
+	struct skm_btf btf;
+	u32 index[16];
+
+	skm_blob_open(test, &b, index, &btf);
+	KUNIT_EXPECT_EQ(test, skm_btf_struct_size(&btf, c->name), c->want);
+}
+
 struct skm_proto_case {
 	const char *desc;
 	const char *func;
@@ -212,6 +243,7 @@ static void skm_btf_open_refuses_test(struct kunit *test)
 
 static struct kunit_case skm_btf_view_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_btf_struct_check_test, skm_struct_gen_params),
+	KUNIT_CASE_PARAM(skm_btf_struct_size_test, skm_size_gen_params),
 	KUNIT_CASE_PARAM(skm_btf_func_proto_str_test, skm_proto_gen_params),
 	KUNIT_CASE(skm_btf_func_proto_str_small_test),
 	KUNIT_CASE_PARAM(skm_btf_open_refuses_test, skm_open_gen_params),

@@ -354,6 +354,24 @@ static void skm_btf_member_pos(const struct skm_btf *btf,
 }
 
 /**
+ * skm_btf_struct_size() - how many bytes struct @name has in @btf
+ * @btf: an indexed view
+ * @name: the structure's name
+ *
+ * Return: the size, or -ENOENT (no such structure) or -ENOTUNIQ (several).
+ */
+int skm_btf_struct_size(const struct skm_btf *btf, const char *name)
+{
+	u32 id = skm_btf_find(btf, name, BTF_KIND_STRUCT);
+
+	if (!id)
+		return -ENOENT;
+	if (id == U32_MAX)
+		return -ENOTUNIQ;
+	return min_t(u32, skm_btf_type(btf, id)->size, INT_MAX);
+}
+
+/**
  * skm_btf_struct_check() - is struct @name laid out as @claim says?
  * @btf: an indexed view
  * @name: the structure's name

@@ -49,6 +49,7 @@ u32 skm_btf_find(const struct skm_btf *btf, const char *name, unsigned int kind)
 int skm_btf_type_str(const struct skm_btf *btf, u32 id, char *buf, size_t size);
 int skm_btf_func_proto_str(const struct skm_btf *btf, const char *func,
 			   char *buf, size_t size);
+int skm_btf_struct_size(const struct skm_btf *btf, const char *name);
 int skm_btf_struct_check(const struct skm_btf *btf, const char *name,
 			 const struct skm_btf_member_claim *claim,
 			 unsigned int nr, char *why, size_t size);

@@ -14,6 +14,8 @@
  *   every Debian kernel; read from __start_BTF, what
  *   /sys/kernel/btf/vmlinux serves);
  * - the prototypes of the static functions replaced, against BTF;
+ * - the size of struct proto, against BTF: exclusive copies it whole
+ *   (exclusive.c, the tag);
  * - that each hooked name is one function: kallsyms_lookup_name() returns
  *   the first of several static functions of one name, so a name kallsyms
  *   holds more than once is refused, not guessed.
@@ -287,6 +289,27 @@ static void skm_drift_check_btf(struct skm_btf *btf, const struct skm_hook *hook
 	}
 	kfree(sc);
 	kfree(claim);
+
+	/*
+	 * exclusive tags a socket with a copy of its struct proto, of the size
+	 * this module was built with (exclusive.h): the kernel's own must be
+	 * that size, or the copy is cut short or overruns its slot.
+	 */
+	skm_drift_nr_checks++;
+	ret = btf ? skm_btf_struct_size(btf, "proto") : -ENODATA;
+	if (ret >= 0 && skm_list_has(skm_test_drift, "proto"))
+		ret += sizeof(long);
+	if (ret != sizeof(struct proto)) {
+		if (ret >= 0)
+			scnprintf(why, sizeof(why), "BTF has %d bytes, the module %zu",
+				  ret, sizeof(struct proto));
+		else
+			scnprintf(why, sizeof(why), "%s",
+				  ret == -ENODATA ? "no BTF to check it" :
+				  ret == -ENOENT ? "not in BTF" : "several in BTF");
+		skm_drift_mismatch("the size of struct proto", why,
+				   SKM_POLICY_BIT(SKM_POLICY_EXCLUSIVE));
+	}
 
 	for (i = 0; i < ARRAY_SIZE(skm_proto_claims); i++) {
 		const char *func = skm_proto_claims[i].func;

@@ -80,6 +80,18 @@ expect_eq "drift_refused_throttle (vmpressure twice)" "$(skm_stat drift_refused_
 expect_eq "hooked" "$(hooked_names)" ""
 unload
 
+# 4b. struct proto's size perturbed: exclusive (which copies it) refused.
+d0=$(lines)
+load test_drift=proto throttle=1
+l=$(dmesg_since "$d0" | grep 'drift guard:' || true)
+echo "$l" | grep -q "drift guard: the size of struct proto does not match kernel $(uname -r) .*(BTF has [0-9]* bytes, the module [0-9]*); refusing exclusive$" ||
+	fail "no refusal line naming struct proto's size: $l"
+expect_eq "drift_refused_exclusive (proto)" "$(skm_stat drift_refused_exclusive)" 1
+expect_eq "drift_refused_throttle (proto)" "$(skm_stat drift_refused_throttle)" 0
+r=$(printf 1 | skm-write "$PAR/exclusive")
+expect_eq "exclusive=1 with struct proto's size refused" "$r" EOPNOTSUPP
+unload
+
 # 5. A copied body perturbed: the policies resting on it refused, reclaim on.
 d0=$(lines)
 load test_drift=__sk_mem_raise_allocated.body reclaim_policy=linear
