@@ -13,6 +13,8 @@ it, and nothing else in the guest does meanwhile, so the entries between
 two calls of __x64_sys_getrusage are a run's own: the runs of CASE
 (TCP_CRR by default) are told by their tcp_v4_connect entries, one a
 connection, and matched in order with the ICOUNT lines of that case.
+Then, if ___slab_alloc is among them, each configuration against none at
+as many traps ("traps:runs" of each, the cost at the fewest both have).
 """
 import collections
 import re
@@ -56,10 +58,44 @@ def main():
     shown = [a for a in sorted(names, key=names.get) if a not in (marker, connect)]
     print('%-10s %3s %10s  %s' % ('config', 'rep', 'ns',
                                   ' '.join('%14s' % names[a][:14] for a in shown)))
+    slow = byname.get('___slab_alloc')
+    floor = min(seg[slow] for seg in meas) if slow else 0
+    by = collections.defaultdict(list)	# (config, traps): [ns]
     for seg, line in zip(meas, runs):
         m = re.search(r'config=(\S+) .*rep=(\d+) ns=(\d+)', line)
-        print('%-10s %3s %10s  %s' % (m.group(1), m.group(2), m.group(3),
-                                      ' '.join('%14d' % seg[a] for a in shown)))
+        traps = round((seg[slow] - floor) / want) if slow else 0
+        by[(m.group(1), traps)].append(int(m.group(3)))
+        print('%-10s %3s %10s  %s  traps=%d' % (m.group(1), m.group(2), m.group(3),
+                                               ' '.join('%14d' % seg[a] for a in shown),
+                                               traps))
+    if slow:
+        traps_table(by)
+
+
+def median(v):
+    v = sorted(v)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+
+
+def traps_table(by):
+    """Each configuration against none at as many traps: a trap is a slab
+    cache caught so that every connection takes ___slab_alloc() once more
+    than the run with the fewest (docs/measurements.md)."""
+    print()
+    print('%-10s %-12s %9s %s' % ('config', 'traps', 'vs none', 'spread at equal traps'))
+    configs = sorted({c for c, _ in by}, key=lambda c: (c != 'none', c))
+    for c in configs:
+        ks = sorted(k for cc, k in by if cc == c)
+        spread = max((max(v) - min(v)) / min(v) * 100
+                     for (cc, k), v in by.items() if cc == c)
+        common = [k for k in ks if ('none', k) in by]
+        if c == 'none' or not common:
+            cost = '-'
+        else:
+            k = common[0]
+            cost = '%+.2f %%' % ((median(by[(c, k)]) / median(by[('none', k)]) - 1) * 100)
+        runs = ','.join('%d:%d' % (k, len(by[(c, k)])) for k in ks)
+        print('%-10s %-12s %9s %.3f %%' % (c, runs, cost, spread))
 
 
 if __name__ == '__main__':

@@ -15,9 +15,10 @@
 #
 # BENCH ENV: bench_icount's (default the short form: 9 configurations, 32
 # MiB, 5000 round trips, 500 connections, 3 repeats). SP_FNS=FN:FN... the
-# functions to count (default: SLUB's slow paths, the page allocator's
-# entry, the memcg stock's, the connection's). Writes
-# out/slab-paths-KVER.{exec.log,txt}; the exec log is a few hundred MB.
+# functions to count (default: SLUB's slow paths, 7.x's sheaf exchanges,
+# the page allocator's entry, the memcg stock's; those KVER does not have
+# are left out). Writes out/slab-paths-KVER.{exec.log,txt}; the exec log
+# is a few hundred MB.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,7 +31,7 @@ while getopts k:e: o; do
 	*) skm_die "usage: $0 [-k KVER] [-e \"BENCH ENV\"]" ;;
 	esac
 done
-fns=${SP_FNS:-__x64_sys_getrusage:tcp_v4_connect:___slab_alloc:__slab_free:put_cpu_partial:allocate_slab:get_page_from_freelist:drain_obj_stock:refill_stock:drain_stock}
+fns=${SP_FNS:-__x64_sys_getrusage:tcp_v4_connect:___slab_alloc:__slab_free:put_cpu_partial:__pcs_replace_empty_main:__pcs_replace_full_main:refill_sheaf:allocate_slab:get_page_from_freelist:drain_obj_stock:refill_stock:drain_stock}
 case ":$fns:" in *:__x64_sys_getrusage:*:tcp_v4_connect:* | *:tcp_v4_connect:*:__x64_sys_getrusage:*) ;;
 *) skm_die "SP_FNS must name __x64_sys_getrusage and tcp_v4_connect (the runs' marks)" ;;
 esac
@@ -38,7 +39,11 @@ esac
 	-a nokaslr -e "KSYM_FNS=$fns" > /dev/null 2>&1 || skm_die "the kern_syms boot failed: $SKM_OUT/vm-$kver-slabsyms/console.log"
 syms=$SKM_OUT/vm-$kver-slabsyms/console.log
 filter=$(awk '/KSYM [0-9a-f]+ / { sub(/.*KSYM /, ""); printf "%s0x%s+1", n++ ? "," : "", $1 }' "$syms")
-[ -n "$filter" ] || skm_die "no KSYM line in $syms"
+for fn in __x64_sys_getrusage tcp_v4_connect; do
+	grep -q "KSYM [0-9a-f]* $fn\$" "$syms" || skm_die "$kver has no $fn: $syms"
+done
+missing=$(sed -n 's/.*KSYM_MISSING //p' "$syms" | tr '\n' ' ')
+[ -z "$missing" ] || skm_log "slab-paths: $kver has none of: $missing"
 log=$SKM_OUT/slab-paths-$kver.exec.log
 rm -f "$log"
 SKM_QEMU_ARGS="-d exec,nochain -dfilter $filter -D $log" \
