@@ -32,9 +32,12 @@ while getopts k:e: o; do
 	esac
 done
 fns=${SP_FNS:-__x64_sys_getrusage:tcp_v4_connect:___slab_alloc:__slab_free:put_cpu_partial:__pcs_replace_empty_main:__pcs_replace_full_main:refill_sheaf:allocate_slab:get_page_from_freelist:drain_obj_stock:refill_stock:drain_stock}
-case ":$fns:" in *:__x64_sys_getrusage:*:tcp_v4_connect:* | *:tcp_v4_connect:*:__x64_sys_getrusage:*) ;;
-*) skm_die "SP_FNS must name __x64_sys_getrusage and tcp_v4_connect (the runs' marks)" ;;
-esac
+for fn in __x64_sys_getrusage tcp_v4_connect; do
+	case ":$fns:" in
+	*":$fn:"*) ;;
+	*) skm_die "SP_FNS must name __x64_sys_getrusage and tcp_v4_connect (the runs' marks)" ;;
+	esac
+done
 "$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -q -w slabsyms -T 600 -t kern_syms \
 	-a nokaslr -e "KSYM_FNS=$fns" > /dev/null 2>&1 || skm_die "the kern_syms boot failed: $SKM_OUT/vm-$kver-slabsyms/console.log"
 syms=$SKM_OUT/vm-$kver-slabsyms/console.log
