@@ -191,6 +191,11 @@ def main():
         else:
             title = None
         text = icount_table(icount, configs, title)
+        if any(k[1].startswith("TCP_CRR") for k in icount):
+            text += ("TCP_CRR: a run may carry 0 to 3 SLUB traps, each 0.2-0.3 % more, set by"
+                     " the slab caches' state as it begins, not by its configuration\n"
+                     "(docs/measurements.md, \"SLUB's slow path\"): scripts/slab-paths.sh"
+                     " counts them and sets each configuration against none at as many.\n")
         if other is not None and other <= OUTSIDE_MAX_PCT:
             text += "\n" + per_call_table(icount, calls, configs)
         if icount_cpu:
