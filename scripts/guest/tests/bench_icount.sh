@@ -21,7 +21,7 @@
 # times with a 492807-byte receive buffer and the third 516 times with
 # 448332 bytes, 0.33 % apart with no hook in (2026-12-07).
 # A TCP_CRR run may carry SLUB "traps" (docs/measurements.md): a slab cache
-# of skb heads caught so that each connection takes its slow paths once
+# of sk_buffs caught so that each connection takes its slow paths once
 # more, 0.2-0.3 % of a run each, 0 to 3 of them by the caches' state as the
 # run begins; scripts/slab-paths.sh counts them from the host.
 # ICOUNT_IDLE_CONNS=N keeps N idle loopback connections (2N sockets, no
