@@ -283,7 +283,8 @@ skm_promtool() {
 # hierarchy, to compare with v1's own limits: a boot of their own, 6.1 only.
 # "testbed" checks the test bed itself (testbed_*.sh: can this QEMU mode
 # patch kernel text under load?), with skmemcg never loaded.
-# "prof" (prof_*.sh) the guest halves of host tools (scripts/path-count.sh),
+# "prof" (prof_*.sh) the guest halves of host tools (scripts/path-count.sh,
+# scripts/slab-paths.sh),
 # in no boot of the test command.
 # "debug" the debug kernel's checks (debug_*.sh), which
 # scripts/check-debug.sh places first and last in its boots.

@@ -6,7 +6,7 @@ scripts/slab-paths.sh logged (QEMU's "-d exec,nochain -dfilter").
   slab-paths.py EXEC_LOG KSYMS_CONSOLE BENCH_CONSOLE [CASE]
 
 EXEC_LOG: QEMU's log, a "Trace" line for each entry to a logged function;
-KSYMS_CONSOLE: the console of the kern_syms boot ("KSYM <addr> <name>");
+KSYMS_CONSOLE: the console of the prof_kern_syms boot ("KSYM <addr> <name>");
 BENCH_CONSOLE: the bench_icount boot's, whose "ICOUNT" lines name the runs.
 The workloads call getrusage() as they start their clock and as they stop
 it, and nothing else in the guest does meanwhile, so the entries between

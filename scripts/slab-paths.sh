@@ -3,7 +3,7 @@
 #
 # What a bench_icount run did in the slab allocator, counted without a
 # change in the guest: boots KVER with nokaslr to read where its functions
-# are (the kern_syms guest case), then boots bench_icount (vm.sh -I, one
+# are (the prof_kern_syms guest case), then boots bench_icount (vm.sh -I, one
 # vCPU) with QEMU logging every entry to those functions ("-d
 # exec,nochain -dfilter", SKM_QEMU_ARGS), and prints, for each of the
 # bench's TCP_CRR runs, its guest time and how often each function was
@@ -38,8 +38,8 @@ for fn in __x64_sys_getrusage tcp_v4_connect; do
 	*) skm_die "SP_FNS must name __x64_sys_getrusage and tcp_v4_connect (the runs' marks)" ;;
 	esac
 done
-"$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -q -w slabsyms -T 600 -t kern_syms \
-	-a nokaslr -e "KSYM_FNS=$fns" > /dev/null 2>&1 || skm_die "the kern_syms boot failed: $SKM_OUT/vm-$kver-slabsyms/console.log"
+"$SKM_ROOT/scripts/vm.sh" -k "$kver" -c 1 -I -m 1024 -q -w slabsyms -T 600 -t prof_kern_syms \
+	-a nokaslr -e "KSYM_FNS=$fns" > /dev/null 2>&1 || skm_die "the prof_kern_syms boot failed: $SKM_OUT/vm-$kver-slabsyms/console.log"
 syms=$SKM_OUT/vm-$kver-slabsyms/console.log
 filter=$(awk '/KSYM [0-9a-f]+ / { sub(/.*KSYM /, ""); printf "%s0x%s+1", n++ ? "," : "", $1 }' "$syms")
 for fn in __x64_sys_getrusage tcp_v4_connect; do
