@@ -82,22 +82,24 @@ struct skm_struct_case {
 	struct skm_btf_member_claim claim[4];
 	unsigned int nr;
 	int want;
+	int size;		/* skm_btf_struct_size(): the size, or the error */
 };
 
 static const struct skm_struct_case struct_cases[] = {
-	{ "holds", "scan_control", { { "a", 0, 0 }, { "b", 32, 2 }, { "c", 64, 0 } }, 3, 0 },
+	{ "holds", "scan_control", { { "a", 0, 0 }, { "b", 32, 2 }, { "c", 64, 0 } }, 3, 0, 12 },
 	{ "offset moved", "scan_control",
-	  { { "a", 0, 0 }, { "b", 32, 2 }, { "c", 72, 0 } }, 3, -EDOM },
+	  { { "a", 0, 0 }, { "b", 32, 2 }, { "c", 72, 0 } }, 3, -EDOM, 12 },
 	{ "bitfield width", "scan_control",
-	  { { "a", 0, 0 }, { "b", 32, 1 }, { "c", 64, 0 } }, 3, -EDOM },
+	  { { "a", 0, 0 }, { "b", 32, 1 }, { "c", 64, 0 } }, 3, -EDOM, 12 },
 	{ "bitfield moved", "scan_control",
-	  { { "a", 0, 0 }, { "b", 33, 2 }, { "c", 64, 0 } }, 3, -EDOM },
-	{ "renamed", "scan_control", { { "a", 0, 0 }, { "x", 32, 2 }, { "c", 64, 0 } }, 3, -EDOM },
-	{ "kernel has more", "scan_control", { { "a", 0, 0 }, { "b", 32, 2 } }, 2, -EDOM },
+	  { { "a", 0, 0 }, { "b", 33, 2 }, { "c", 64, 0 } }, 3, -EDOM, 12 },
+	{ "renamed", "scan_control",
+	  { { "a", 0, 0 }, { "x", 32, 2 }, { "c", 64, 0 } }, 3, -EDOM, 12 },
+	{ "kernel has more", "scan_control", { { "a", 0, 0 }, { "b", 32, 2 } }, 2, -EDOM, 12 },
 	{ "copy has more", "scan_control",
-	  { { "a", 0, 0 }, { "b", 32, 2 }, { "c", 64, 0 }, { "d", 96, 0 } }, 4, -EDOM },
-	{ "no such struct", "nosuch", { { "a", 0, 0 } }, 1, -ENOENT },
-	{ "a typedef is no struct", "bool", { { "a", 0, 0 } }, 1, -ENOENT },
+	  { { "a", 0, 0 }, { "b", 32, 2 }, { "c", 64, 0 }, { "d", 96, 0 } }, 4, -EDOM, 12 },
+	{ "no such struct", "nosuch", { { "a", 0, 0 } }, 1, -ENOENT, -ENOENT },
+	{ "a typedef is no struct", "bool", { { "a", 0, 0 } }, 1, -ENOENT, -ENOENT },
 };
 
 static void skm_struct_desc(const struct skm_struct_case *c, char *desc)
@@ -120,35 +122,16 @@ static void skm_btf_struct_check_test(struct kunit *test)
 						   why, sizeof(why)), c->want);
 }
 
-struct skm_size_case {
-	const char *desc;
-	const char *name;
-	int want;		/* the size, or the error */
-};
-
-static const struct skm_size_case size_cases[] = {
-	{ "a struct without members", "lruvec", 8 },
-	{ "a struct with bitfields", "scan_control", 12 },
-	{ "no such struct", "nosuch", -ENOENT },
-	{ "a typedef is no struct", "bool", -ENOENT },
-};
-
-static void skm_size_desc(const struct skm_size_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(skm_size, size_cases, skm_size_desc);
-
+/* struct_cases again: the size of each structure they name, or the error. */
 static void skm_btf_struct_size_test(struct kunit *test)
 {
-	const struct skm_size_case *c = test->param_value;
+	const struct skm_struct_case *c = test->param_value;
 	struct skm_blob b;
 	struct skm_btf btf;
 	u32 index[16];
 
 	skm_blob_open(test, &b, index, &btf);
-	KUNIT_EXPECT_EQ(test, skm_btf_struct_size(&btf, c->name), c->want);
+	KUNIT_EXPECT_EQ(test, skm_btf_struct_size(&btf, c->name), c->size);
 }
 
 struct skm_proto_case {
@@ -243,7 +226,7 @@ static void skm_btf_open_refuses_test(struct kunit *test)
 
 static struct kunit_case skm_btf_view_test_cases[] = {
 	KUNIT_CASE_PARAM(skm_btf_struct_check_test, skm_struct_gen_params),
-	KUNIT_CASE_PARAM(skm_btf_struct_size_test, skm_size_gen_params),
+	KUNIT_CASE_PARAM(skm_btf_struct_size_test, skm_struct_gen_params),
 	KUNIT_CASE_PARAM(skm_btf_func_proto_str_test, skm_proto_gen_params),
 	KUNIT_CASE(skm_btf_func_proto_str_small_test),
 	KUNIT_CASE_PARAM(skm_btf_open_refuses_test, skm_open_gen_params),
