@@ -13,9 +13,11 @@
 # burst costs the hog in CPU alone, with no memory limit to slow it).
 # Prints one line:
 #   config=C oom_kills=N hog_quiet=R hog_burst=R hog_pct=P sent_mib=M
-#   udp_quiet=R udp_burst=R throttled_tx=N throttled_rx=N
+#   udp_quiet=R udp_burst=R throttled_tx=N throttled_rx=N stall_pct=P
 # hog_* and udp_* are per second; hog_pct is hog_burst as a percentage of
-# hog_quiet; hog_burst is 0 if the hog was killed.
+# hog_quiet; hog_burst is 0 if the hog was killed. stall_pct: the time some
+# task of the cgroup stalled on memory during the burst (memory.pressure's
+# "some" total, PSI), as a percentage of the burst's time; -1 without PSI.
 
 BURST_MAX_MB=${BURST_MAX_MB:-96}
 BURST_HIGH_MB=${BURST_HIGH_MB:-72}
@@ -63,6 +65,13 @@ burst_stop() {
 	burst_kill "$1"
 }
 
+# psi_some_us CG: CG's memory.pressure "some" total, microseconds; empty
+# without PSI (psi=0 on the command line).
+psi_some_us() {
+	awk '$1 == "some" { for (i = 2; i <= NF; i++) if ($i ~ /^total=/) print substr($i, 7) }' \
+		"$1/memory.pressure" 2> /dev/null
+}
+
 # field NAME FILE: the value of NAME=value in the last line of FILE that has it.
 field() {
 	sed -n "s/.*\<$1=\([0-9.]*\).*/\1/p" "$2" | tail -n 1
@@ -101,10 +110,18 @@ burst_run() {
 		sleep 0.1
 	done
 	quiet=$(field rounds /tmp/hog.out)
+	psi0=$(psi_some_us "$cg")
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	in_cgroup "$cg" skm-burst -c "$BURST_CONNS" -b "$BURST_BUF_KIB" -t "$BURST_S" > /tmp/burst.out &
 	burst=$!
 	in_cgroup "$cg" skm-udp -t "$BURST_S" > /tmp/udpb.out
 	wait $burst
+	psi1=$(psi_some_us "$cg")
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	stall=-1
+	[ -n "$psi0" ] && [ -n "$psi1" ] &&
+		stall=$(awk -v a="$psi0" -v b="$psi1" -v t0="$t0" -v t1="$t1" \
+			'BEGIN { printf "%d", (t1 > t0 ? (b - a) / 10000 / (t1 - t0) : 0) }')
 	wait $hog
 	hog_rc=$?
 
@@ -130,7 +147,7 @@ burst_run() {
 	     "sent_mib=$(( ${sent:-0} >> 20 ))" \
 	     "udp_quiet=$(awk -v n="${udpq:-0}" -v s="$BURST_QUIET_S" 'BEGIN { printf "%d", n / s }')" \
 	     "udp_burst=$(awk -v n="${udpb:-0}" -v s="$BURST_S" 'BEGIN { printf "%d", n / s }')" \
-	     "throttled_tx=$tx throttled_rx=$rx"
+	     "throttled_tx=$tx throttled_rx=$rx stall_pct=$stall"
 
 	for p in $(cat "$cg/cgroup.procs"); do kill -9 "$p"; done
 	while ! rmdir "$cg" 2>/dev/null; do sleep 0.1; done

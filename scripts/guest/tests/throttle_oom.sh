@@ -12,8 +12,16 @@
 #
 # "free" (no memory.max; "unlimited" in the notes) is the reference: what
 # the burst costs the hog in CPU alone. Comparing skmemcg with memory.high
-# presumes memory.high slows the hog beyond that, to at most half of the
-# unlimited speed (stock 6.1 on 2026-12-03: 6% against 94%, skmemcg 79%).
+# presumes memory.high throttles the cgroup: its tasks stall on memory
+# (PSI) for a good part of the burst, where with no limit they do not
+# (6.1.0-57 on 2026-12-07: 60-64 % of the burst against 0, skmemcg 0),
+# and that costs the hog a quarter of its unlimited speed or more. Until
+# 2026-12-07 the premise was the hog at most half its unlimited speed
+# under memory.high (stock 6.1 on 2026-12-03: 6% against 94%, skmemcg
+# 79%), kept for a kernel without PSI; but with three guests on two cores
+# the burst's own CPU cost took the unlimited hog down to 33-50 % of its
+# quiet speed in test runs, and to 20 % against memory.high's 13 % on 7.3
+# in the test run of fcf037a, which then failed (skmemcg 63 %).
 # THROTTLE_PREMISE=hard (default) fails when it does not; soft (make
 # check-debug) notes it and leaves that comparison out: on the debug
 # kernel the hog ran at 10-25% of its quiet speed during the burst under
@@ -56,6 +64,8 @@ note "TCP sent MiB (median): stock $(median stock sent_mib), memory.high $(media
      "skmemcg $(median skmemcg sent_mib), unlimited $(median free sent_mib)"
 note "UDP datagrams/s during the burst (median): stock $(median stock udp_burst)," \
      "memory.high $(median high udp_burst), skmemcg $(median skmemcg udp_burst), unlimited $(median free udp_burst)"
+note "memory stall during the burst, % of its time (median, PSI some): unlimited $(median free stall_pct)," \
+     "stock $(median stock stall_pct), memory.high $(median high stall_pct), skmemcg $(median skmemcg stall_pct)"
 note "throttled: tx $(sum skmemcg throttled_tx), rx $(sum skmemcg throttled_rx);" \
      "module loaded with throttle=0: $(sum off oom_kills) kills"
 
@@ -72,11 +82,27 @@ expect_eq "allocations suppressed with throttle=0" \
 expect_eq "OOM kills with no memory limit" "$(sum free oom_kills)" 0
 free_pct=$(median free hog_pct)
 high_pct=$(median high hog_pct)
-if [ $((2 * high_pct)) -le "$free_pct" ]; then
+# The premise: memory.high throttled the cgroup, by PSI where the kernel
+# has it (its tasks stalled on memory THROTTLE_STALL_PCT, 20, % of the
+# burst or more; 5 % at most with no limit), and that cost the hog a
+# quarter or more of its unlimited speed. Without PSI: half or more.
+free_stall=$(median free stall_pct)
+high_stall=$(median high stall_pct)
+premise=0
+if [ -n "$high_stall" ] && [ -n "$free_stall" ]; then
+	[ "$high_stall" -ge "${THROTTLE_STALL_PCT:-20}" ] && [ "$free_stall" -le 5 ] &&
+		[ $((4 * high_pct)) -le $((3 * free_pct)) ] && premise=1
+	what="memory.high did not throttle the cgroup (stalled on memory $high_stall% of the burst, $free_stall% with no limit; the hog at $high_pct% against $free_pct%)"
+else
+	[ $((2 * high_pct)) -le "$free_pct" ] && premise=1
+	what="no PSI, and memory.high did not slow the hog below half its speed with no limit ($high_pct% against $free_pct%)"
+fi
+if [ $premise = 1 ]; then
 	[ "$(median skmemcg hog_pct)" -gt "$high_pct" ] ||
 		fail "the workload's own work was not faster under skmemcg than under memory.high"
+	[ -z "$high_stall" ] || [ "$(median skmemcg stall_pct)" -lt "$high_stall" ] ||
+		fail "the workload stalled on memory as long under skmemcg as under memory.high"
 else
-	what="memory.high did not slow the hog below half its speed with no limit ($high_pct% against $free_pct%)"
 	[ "${THROTTLE_PREMISE:-hard}" = soft ] || fail "$what: the scenario does not reproduce"
 	note "$what: skmemcg against memory.high not judged (THROTTLE_PREMISE=soft)"
 fi
