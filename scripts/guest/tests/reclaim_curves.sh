@@ -10,7 +10,7 @@
 # form; skm-reread.c says why). memory.low of A steps down
 # 72, 60, 42, 28, 14, 0 MiB (the seed's 21G, 17G, 12G, 8G, 4G, 0 for W = 19G);
 # each step drops the page cache and waits RECLAIM_SETTLE seconds (default
-# 5) for A to refill, and longer while A still grows, then A's
+# 3) for A to refill, and longer while A still grows, then A's
 # pgscan rate
 # (memory.stat) is taken over
 # RECLAIM_WIN seconds (default 6) and given in % of its rate at low = 0,
@@ -40,8 +40,10 @@
 
 WIN=${RECLAIM_WIN:-6}
 # 3 s until 2026-12-03: A's mean usage under full protection then read 58
-# to 64 MiB, the low end a refill still under way.
-SETTLE=${RECLAIM_SETTLE:-5}
+# to 64 MiB, the low end a refill still under way. 5 s until 2026-12-07,
+# when every step began to wait on while A still grows (below): 3 s again,
+# the growth decides the rest.
+SETTLE=${RECLAIM_SETTLE:-3}
 DEFAULT_STEPS="72 60 42 28 14 0"
 # RECLAIM_STEPS: other memory.low steps in MiB, highest first, ending in 0
 # (e.g. 72+57+40+27+13+0, the seed's 0.89, 0.63, 0.42, 0.21 of W); the
@@ -169,8 +171,8 @@ sweep() {
 		# would keep what an earlier step protected.
 		echo 3 > /proc/sys/vm/drop_caches
 		sleep "$SETTLE"
-		# Each step waits on while A still grows, by 1 MiB or more
-		# over the last 2 s (0.5 MiB/s), RECLAIM_REFILL_MAX (15) s at
+		# Each step waits on while A still grows by 0.5 MiB a second
+		# or more (over the last 2 s once there are 2), RECLAIM_REFILL_MAX (15) s at
 		# most, counted in the RS line: the window measures where A
 		# settles, not its refill from the dropped caches. The first
 		# step, above W, is the premise checked below: on the host of
@@ -189,7 +191,12 @@ sweep() {
 			sleep 1
 			more=$((more + 1))
 			_b2=$(cat "$P/A/memory.current")
-			[ $more -lt 2 ] || [ $((_b2 - _b0)) -ge $((1 << 20)) ] || break
+			# 0.5 MiB over the first second, 1 MiB over 2 s after
+			if [ $more -lt 2 ]; then
+				[ $((_b2 - _b0)) -ge $((1 << 19)) ] || break
+			else
+				[ $((_b2 - _b0)) -ge $((1 << 20)) ] || break
+			fi
 			_b0=$_b1
 			_b1=$_b2
 		done
